@@ -1,0 +1,113 @@
+/*
+ * BeeHive for Linux: annotations that place module, service, route and target records in ELF sections.
+ *
+ *   #include <beehive.h>
+ *   BeeHiveMod(ShopApp.ShopModule)
+ *   BeeHiveService(ShopApp.HomeService, ShopApp.HomeServiceImpl)
+ *   BeeHiveRoute("/user/view/:id", ShopApp.UserRouteHandler)
+ *
+ * Each annotation is one NUL-terminated string, stored inline (never a pointer: under PIE a pointer on disk
+ * is zero or unrelocated), so `readelf -p beehive_mods app` prints one readable line per annotation.
+ * Record syntax, version 1, fields separated by '|':
+ *   beehive:1|module|<Type>|level=<basic|normal>|priority=<int>|async=<0|1>
+ *   beehive:1|service|<Protocol>|<Type>|scope=<transient|singleton|named|weak>|name=<name>
+ *   beehive:1|route|<pattern>|<Type>|scheme=<scheme>|priority=<int>
+ *   beehive:1|target|<name>|<Type>
+ * Trailing attributes are optional in records; the extended macros always write them.
+ */
+#ifndef BEEHIVE_H
+#define BEEHIVE_H
+
+#if defined(__has_attribute)
+#  if !__has_attribute(retain)
+#    error "BeeHive annotations need __attribute__((retain)) (clang >= 13, gcc >= 11 with binutils >= 2.36): without it --gc-sections drops them from release builds"
+#  endif
+#endif
+
+#define BEEHIVE_RECORD_VERSION "beehive:1"
+#define BEEHIVE_SECTION_MODULES "beehive_mods"
+#define BEEHIVE_SECTION_SERVICES "beehive_services"
+#define BEEHIVE_SECTION_ROUTES "beehive_routes"
+
+/* The note that marks an object as annotated, so discovery can skip every other object from memory. */
+#define BEEHIVE_NOTE_NAME "BeeHive"
+#define BEEHIVE_NOTE_TYPE 0x42480001
+#define BEEHIVE_NOTE_VERSION 1
+
+/* Tokens accepted by the extended macros; a misspelt token fails to compile instead of failing at run time. */
+enum { beehive_level_basic = 0, beehive_level_normal = 1 };
+enum { beehive_init_sync = 0, beehive_init_async = 1 };
+enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_named = 2, beehive_scope_weak = 3 };
+
+#define BEEHIVE_CAT2_(a, b) a##b
+#define BEEHIVE_CAT_(a, b) BEEHIVE_CAT2_(a, b)
+
+#ifdef __cplusplus
+#  define BEEHIVE_STATIC_ASSERT_(cond, msg) static_assert(cond, msg)
+#else
+#  define BEEHIVE_STATIC_ASSERT_(cond, msg) _Static_assert(cond, msg)
+#endif
+
+/*
+ * One note per linked object: a COMDAT group keeps a single copy however many translation units annotate,
+ * the assembler guard keeps a single copy per translation unit, and "R" (SHF_GNU_RETAIN) survives
+ * --gc-sections in bfd, gold and lld.
+ */
+#define BEEHIVE_MARK_OBJECT_ \
+    __asm__(".ifndef .Lbeehive_object_marked\n" \
+            ".set .Lbeehive_object_marked, 1\n" \
+            ".pushsection .note.beehive,\"aGR\",@note,beehive_object_mark,comdat\n" \
+            ".balign 4\n" \
+            ".long 8\n" \
+            ".long 4\n" \
+            ".long 0x42480001\n" \
+            ".asciz \"BeeHive\"\n" \
+            ".long 1\n" \
+            ".popsection\n" \
+            ".endif\n");
+
+/* aligned(1) char arrays: no gaps between records whatever the compiler's alignment choices. */
+#define BEEHIVE_RECORD_(section_name, text) \
+    BEEHIVE_MARK_OBJECT_ \
+    static const char BEEHIVE_CAT_(beehive_record_, __COUNTER__)[] \
+        __attribute__((used, retain, section(section_name), aligned(1))) = text;
+
+/* BeeHiveMod(App.Module): a module at the normal level, priority 0, initialised synchronously. */
+#define BeeHiveMod(type) \
+    BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" #type)
+
+/* BeeHiveModule(App.Module, basic|normal, priority, sync|async) */
+#define BeeHiveModule(type, level, priority, init) \
+    BEEHIVE_STATIC_ASSERT_(beehive_level_##level >= 0, "level is basic or normal"); \
+    BEEHIVE_STATIC_ASSERT_(beehive_init_##init >= 0, "init is sync or async"); \
+    BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
+    BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" #type "|level=" #level \
+        "|priority=" #priority "|async=" BEEHIVE_CAT_(BEEHIVE_INIT_FLAG_, init))
+#define BEEHIVE_INIT_FLAG_sync "0"
+#define BEEHIVE_INIT_FLAG_async "1"
+
+/* BeeHiveService(App.Protocol, App.Implementation): a new instance per lookup. */
+#define BeeHiveService(protocol, type) \
+    BEEHIVE_RECORD_(BEEHIVE_SECTION_SERVICES, BEEHIVE_RECORD_VERSION "|service|" #protocol "|" #type)
+
+/* BeeHiveServiceScoped(App.Protocol, App.Implementation, transient|singleton|named|weak, "name" or "") */
+#define BeeHiveServiceScoped(protocol, type, scope, name) \
+    BEEHIVE_STATIC_ASSERT_(beehive_scope_##scope >= 0, "scope is transient, singleton, named or weak"); \
+    BEEHIVE_RECORD_(BEEHIVE_SECTION_SERVICES, BEEHIVE_RECORD_VERSION "|service|" #protocol "|" #type \
+        "|scope=" #scope "|name=" name)
+
+/* BeeHiveRoute("/user/view/:id", App.Handler): a handler type instantiated per match, global scheme. */
+#define BeeHiveRoute(pattern, type) \
+    BEEHIVE_RECORD_(BEEHIVE_SECTION_ROUTES, BEEHIVE_RECORD_VERSION "|route|" pattern "|" #type)
+
+/* BeeHiveRouteScoped("/user/view/:id", App.Handler, "scheme" or "", priority) */
+#define BeeHiveRouteScoped(pattern, type, scheme, priority) \
+    BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
+    BEEHIVE_RECORD_(BEEHIVE_SECTION_ROUTES, BEEHIVE_RECORD_VERSION "|route|" pattern "|" #type \
+        "|scheme=" scheme "|priority=" #priority)
+
+/* BeeHiveTarget(name, App.Target): a target-action target for the mediator. */
+#define BeeHiveTarget(name, type) \
+    BEEHIVE_RECORD_(BEEHIVE_SECTION_ROUTES, BEEHIVE_RECORD_VERSION "|target|" #name "|" #type)
+
+#endif

@@ -1,0 +1,46 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "BeeHive",
+    platforms: [.macOS(.v15)],
+    products: [
+        // Dynamic, so that a host and the plugins it loads share one registry and one copy of every protocol.
+        .library(name: "BeeHive", type: .dynamic, targets: ["BeeHive"]),
+        .executable(name: "beehive", targets: ["BeeHiveCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibelf",
+            path: "Sources/CLibelf",
+            pkgConfig: "libelf",
+            providers: [.apt(["libelf-dev"])]
+        ),
+        .target(
+            name: "CSectionShim",
+            dependencies: ["CLibelf"],
+            path: "CSectionShim",
+            linkerSettings: [.linkedLibrary("elf"), .linkedLibrary("dl")]
+        ),
+        .target(
+            name: "BeeHiveRegistry",
+            dependencies: ["CSectionShim", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "BeeHive",
+            dependencies: ["BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "BeeHiveCLI",
+            dependencies: [
+                "BeeHiveRegistry",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "BeeHiveRegistryTests", dependencies: ["BeeHiveRegistry"]),
+    ]
+)

@@ -1,0 +1,156 @@
+/// One annotation read from an ELF section, such as
+/// `beehive:1|module|Shop.ShopModule|level=basic|priority=100|async=0`.
+public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
+    /// What the record declares.
+    public enum Payload: Sendable, Hashable {
+        case module(ModuleAnnotation)
+        case service(ServiceAnnotation)
+        case route(RouteAnnotation)
+        case target(TargetAnnotation)
+    }
+
+    public let payload: Payload
+    /// The record exactly as stored, without its terminating NUL.
+    public let text: String
+    public let origin: RecordOrigin
+
+    public init(payload: Payload, text: String, origin: RecordOrigin) {
+        self.payload = payload
+        self.text = text
+        self.origin = origin
+    }
+
+    public var kind: AnnotationKind {
+        switch payload {
+        case .module: .module
+        case .service: .service
+        case .route: .route
+        case .target: .target
+        }
+    }
+
+    /// The identity two records share when they declare the same thing: a module's type, a service's
+    /// protocol and name, a route's scheme and pattern, a target's name.
+    public var key: String {
+        switch payload {
+        case .module(let module): "module \(module.typeName)"
+        case .service(let service): "service \(service.protocolName)\(service.name.map { " name=\($0)" } ?? "")"
+        case .route(let route): "route \(route.scheme ?? "*") \(route.pattern)"
+        case .target(let target): "target \(target.name)"
+        }
+    }
+
+    public var description: String { "\(text) (\(origin))" }
+}
+
+public enum AnnotationKind: String, Sendable, Hashable, CaseIterable {
+    case module, service, route, target
+
+    /// The section a record of this kind must be stored in.
+    public var section: String {
+        switch self {
+        case .module: SectionName.modules
+        case .service: SectionName.services
+        case .route, .target: SectionName.routes
+        }
+    }
+}
+
+/// The sections the C annotations write to.
+public enum SectionName {
+    public static let modules = "beehive_mods"
+    public static let services = "beehive_services"
+    public static let routes = "beehive_routes"
+    public static let all = [modules, services, routes]
+}
+
+/// Where a record was found: the object file, the section and the byte offset inside that section.
+public struct RecordOrigin: Sendable, Hashable, CustomStringConvertible {
+    public let objectPath: String
+    public let section: String
+    public let offset: Int
+
+    public init(objectPath: String, section: String, offset: Int) {
+        self.objectPath = objectPath
+        self.section = section
+        self.offset = offset
+    }
+
+    public var description: String { "\(objectPath) [\(section)+\(offset)]" }
+}
+
+/// BeeHive's module levels: basic modules start before normal ones.
+public enum ModuleLevel: String, Sendable, Hashable, CaseIterable, Comparable, Codable {
+    case basic
+    case normal
+
+    public static func < (lhs: ModuleLevel, rhs: ModuleLevel) -> Bool {
+        lhs == .basic && rhs == .normal
+    }
+}
+
+public struct ModuleAnnotation: Sendable, Hashable {
+    public let typeName: String
+    public let level: ModuleLevel
+    public let priority: Int
+    public let isAsync: Bool
+
+    public init(typeName: String, level: ModuleLevel = .normal, priority: Int = 0, isAsync: Bool = false) {
+        self.typeName = typeName
+        self.level = level
+        self.priority = priority
+        self.isAsync = isAsync
+    }
+}
+
+/// How long a service implementation lives.
+public enum ServiceScope: String, Sendable, Hashable, CaseIterable, Codable {
+    /// A new instance for every lookup.
+    case transient
+    /// One instance for the process (BeeHive's `singleton`/`shareInstance`).
+    case singleton
+    /// One instance per service name (BeeHive's `serviceName`).
+    case named
+    /// Shared while someone holds it, created again once every holder let it go.
+    case weak
+}
+
+public struct ServiceAnnotation: Sendable, Hashable {
+    public let protocolName: String
+    public let typeName: String
+    public let scope: ServiceScope
+    public let name: String?
+
+    public init(protocolName: String, typeName: String, scope: ServiceScope = .transient, name: String? = nil) {
+        self.protocolName = protocolName
+        self.typeName = typeName
+        self.scope = scope
+        self.name = name
+    }
+}
+
+public struct RouteAnnotation: Sendable, Hashable {
+    public let pattern: String
+    public let typeName: String
+    /// nil for the global route table.
+    public let scheme: String?
+    public let priority: Int
+
+    public init(pattern: String, typeName: String, scheme: String? = nil, priority: Int = 0) {
+        self.pattern = pattern
+        self.typeName = typeName
+        self.scheme = scheme
+        self.priority = priority
+    }
+}
+
+/// A target for target-action calls through the mediator.
+public struct TargetAnnotation: Sendable, Hashable {
+    public let name: String
+    public let typeName: String
+
+    public init(name: String, typeName: String) {
+        self.name = name
+        self.typeName = typeName
+    }
+}

@@ -1,0 +1,96 @@
+import CSectionShim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Swift face of the C walk: turns the shim's raw sections into records and diagnostics.
+public enum SectionReader {
+    /// Rescans the loaded objects if anything was loaded or unloaded since the last scan (the constructor did
+    /// the first one before `main`) and returns what changed since the previous call.
+    public static func pollLoadedObjects() -> [ObjectEvent] {
+        bh_refresh()
+        guard let list = bh_take_events() else { return [] }
+        defer { bh_event_list_free(list) }
+        return (0..<list.pointee.count).compactMap { index in
+            let event = list.pointee.events[index]
+            guard let object = event.object else { return nil }
+            if event.kind == Int32(BH_EVENT_REMOVED.rawValue) {
+                return .unloaded(loadedObject(object.pointee))
+            }
+            return .loaded(annotations(of: object.pointee))
+        }
+    }
+
+    /// Reads the annotations of a file on disk, without loading it.
+    public static func readFile(atPath path: String) -> ObjectAnnotations {
+        guard let object = bh_read_file(path) else {
+            let object = LoadedObject(id: 0, path: path, buildID: nil, baseAddress: 0)
+            return ObjectAnnotations(
+                object: object, isAnnotated: false, records: [],
+                diagnostics: [RegistryDiagnostic(.unreadableObject(reason: "out of memory"), objectPath: path)])
+        }
+        defer { bh_object_free(object) }
+        return annotations(of: object.pointee)
+    }
+
+    /// How long the constructor's walk took before `main`, in nanoseconds.
+    public static var constructorNanoseconds: UInt64 { bh_constructor_nanoseconds() }
+
+    private static func loadedObject(_ object: bh_object) -> LoadedObject {
+        let buildID = withUnsafeBytes(of: object.build_id) { bytes in
+            bytes.prefix(object.build_id_size).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        }
+        return LoadedObject(
+            id: object.id, path: String(cString: object.path), buildID: buildID.isEmpty ? nil : buildID,
+            baseAddress: UInt(object.base))
+    }
+
+    private static func annotations(of object: bh_object) -> ObjectAnnotations {
+        let loaded = loadedObject(object)
+        let path = loaded.path
+        var records: [AnnotationRecord] = []
+        var diagnostics: [RegistryDiagnostic] = []
+        if let problem = objectProblem(object) {
+            diagnostics.append(RegistryDiagnostic(problem, objectPath: path))
+        }
+        for index in 0..<object.section_count {
+            let section = object.sections[index]
+            let name = String(cString: section.name)
+            switch bh_section_status(UInt32(section.status)) {
+            case BH_SECTION_OK:
+                let bytes = UnsafeBufferPointer(start: section.data, count: section.size)
+                let parsed = RecordParser.records(inSection: name, bytes: bytes, objectPath: path)
+                records += parsed.records
+                diagnostics += parsed.diagnostics
+            case BH_SECTION_OUTSIDE_SEGMENT:
+                diagnostics.append(RegistryDiagnostic(.sectionOutsideSegment, objectPath: path, section: name))
+            case BH_SECTION_TOO_LARGE:
+                diagnostics.append(RegistryDiagnostic(.sectionTooLarge(size: section.size), objectPath: path, section: name))
+            default:
+                diagnostics.append(RegistryDiagnostic(.sectionUnreadable, objectPath: path, section: name))
+            }
+        }
+        return ObjectAnnotations(object: loaded, isAnnotated: object.annotated != 0, records: records, diagnostics: diagnostics)
+    }
+
+    private static func objectProblem(_ object: bh_object) -> RegistryDiagnostic.Kind? {
+        switch bh_object_status(UInt32(object.status)) {
+        case BH_OBJECT_READ: return nil
+        case BH_OBJECT_UNREADABLE:
+            let reason = object.detail.map { String(cString: $0) }
+                ?? (object.sys_errno != 0 ? String(cString: strerror(object.sys_errno)) : "unknown error")
+            return .unreadableObject(reason: reason)
+        case BH_OBJECT_NOT_ELF: return .notELF
+        case BH_OBJECT_NO_SECTION_HEADERS: return .sectionHeadersMissing
+        case BH_OBJECT_BUILD_ID_MISMATCH: return .buildIDMismatch
+        case BH_OBJECT_PROGRAM_HEADERS_MISMATCH: return .programHeadersMismatch
+        default: return .contentMismatch
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,26 @@
+/// Resolves annotated names to Swift types.
+///
+/// `Module.Type` resolves top-level classes only: that is what the runtime's demangler accepts in dotted form.
+/// Structs, enums and nested types need their mangled name (such as `4Demo4ImplV`), which the Swift macros
+/// write for you.
+public enum TypeResolver {
+    public static func type(named name: String) -> Any.Type? {
+        _typeByName(name)
+    }
+
+    /// The type, or the diagnostic that names the record and object it came from.
+    public static func resolve<T>(
+        _ name: String, as expected: T.Type, origin: RecordOrigin? = nil
+    ) -> Result<T, RegistryDiagnostic> {
+        guard let type = _typeByName(name) else {
+            return .failure(RegistryDiagnostic(.unresolvedType(name: name), objectPath: origin?.objectPath, section: origin?.section))
+        }
+        guard let typed = type as? T else {
+            return .failure(
+                RegistryDiagnostic(
+                    .nonConformingType(name: name, expected: String(describing: expected)), objectPath: origin?.objectPath,
+                    section: origin?.section))
+        }
+        return .success(typed)
+    }
+}
