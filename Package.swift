@@ -31,8 +31,23 @@ let package = Package(
             dependencies: ["CSectionShim", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
-            name: "BeeHive",
+            name: "BeeHiveModules",
             dependencies: ["BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "BeeHiveServices",
+            dependencies: ["BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "BeeHiveRouter",
+            dependencies: ["BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "BeeHive",
+            dependencies: [
+                "BeeHiveRegistry", "BeeHiveModules", "BeeHiveServices", "BeeHiveRouter",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "BeeHiveCLI",
@@ -42,5 +57,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "BeeHiveRegistryTests", dependencies: ["BeeHiveRegistry"]),
+        .testTarget(name: "BeeHiveModulesTests", dependencies: ["BeeHiveModules"]),
+        .testTarget(name: "BeeHiveServicesTests", dependencies: ["BeeHiveServices"]),
+        .testTarget(name: "BeeHiveRouterTests", dependencies: ["BeeHiveRouter"]),
+        .testTarget(name: "BeeHiveIntegrationTests", dependencies: ["BeeHive"]),
     ]
 )

@@ -1,1 +1,4 @@
-import BeeHiveRegistry
+@_exported import BeeHiveModules
+@_exported import BeeHiveRegistry
+@_exported import BeeHiveRouter
+@_exported import BeeHiveServices

@@ -1,0 +1,5 @@
+import ArgumentParser
+
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "inspect")
+}

@@ -1,0 +1,5 @@
+import ArgumentParser
+
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "lint")
+}
