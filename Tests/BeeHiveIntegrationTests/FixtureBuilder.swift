@@ -1,0 +1,116 @@
+import Foundation
+import Synchronization
+
+/// Builds the fixture packages under Tests/Fixtures with SwiftPM, the way a user's package is built, and runs
+/// what they produce. Each (fixture, configuration, linker) is built once per test run; builds are serialised
+/// because two SwiftPM builds of one package cannot share a build folder, and the machine has few cores.
+enum FixtureBuilder {
+    enum Configuration: String, Sendable, CaseIterable { case debug, release }
+    enum Linker: String, Sendable, CaseIterable { case gold, lld }
+
+    struct Build: Sendable {
+        let fixture: String
+        let configuration: Configuration
+        let linker: Linker
+        /// The folder holding the built executables and shared libraries.
+        let binPath: URL
+
+        func product(_ name: String) -> URL { binPath.appending(path: name) }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static let repositoryRoot = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let fixturesRoot = repositoryRoot.appending(path: "Tests/Fixtures")
+
+    private struct Key: Hashable {
+        let fixture: String
+        let configuration: Configuration
+        let linker: Linker
+    }
+
+    private static let builds = Mutex<[Key: Result<Build, Failure>]>([:])
+    private static let buildLock = Mutex(())
+
+    static func build(_ fixture: String, _ configuration: Configuration = .debug, linker: Linker = .gold) throws -> Build {
+        let key = Key(fixture: fixture, configuration: configuration, linker: linker)
+        return try buildLock.withLock { _ in
+            if let done = builds.withLock({ $0[key] }) { return try done.get() }
+            let result = Result { () throws(Failure) -> Build in try runBuild(key) }
+            builds.withLock { $0[key] = result }
+            return try result.get()
+        }
+    }
+
+    private static func runBuild(_ key: Key) throws(Failure) -> Build {
+        let package = fixturesRoot.appending(path: key.fixture)
+        let scratch = package.appending(path: ".build-\(key.configuration.rawValue)-\(key.linker.rawValue)")
+        var arguments = ["build", "--package-path", package.path, "--scratch-path", scratch.path,
+                         "-c", key.configuration.rawValue]
+        if key.linker == .lld { arguments += ["-Xswiftc", "-use-ld=lld"] }
+        let build = try run(swiftExecutable, arguments)
+        guard build.status == 0 else {
+            throw Failure(description: "building fixture \(key.fixture) (\(key.configuration), \(key.linker)) failed:\n\(build.output)")
+        }
+        let binPath = try run(swiftExecutable, arguments + ["--show-bin-path"])
+        guard binPath.status == 0 else { throw Failure(description: "no bin path for \(key.fixture): \(binPath.output)") }
+        let path = binPath.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        return Build(fixture: key.fixture, configuration: key.configuration, linker: key.linker, binPath: URL(filePath: path))
+    }
+
+    static var swiftExecutable: URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = URL(filePath: String(directory)).appending(path: "swift")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return URL(filePath: "/usr/bin/swift")
+    }
+
+    struct Output: Sendable {
+        let status: Int32
+        let standardOutput: String
+        let standardError: String
+        var output: String { standardOutput + standardError }
+    }
+
+    /// Runs a program to completion and captures what it prints.
+    static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], currentDirectory: URL? = nil
+    ) throws(Failure) -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        let outputFile = FileManager.default.temporaryDirectory.appending(path: "beehive-\(UUID().uuidString).out")
+        let errorFile = FileManager.default.temporaryDirectory.appending(path: "beehive-\(UUID().uuidString).err")
+        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outputFile)
+            try? FileManager.default.removeItem(at: errorFile)
+        }
+        do {
+            // Files rather than pipes: a build prints more than a pipe buffer holds.
+            let stdout = try FileHandle(forWritingTo: outputFile)
+            let stderr = try FileHandle(forWritingTo: errorFile)
+            process.standardOutput = stdout
+            process.standardError = stderr
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            try stdout.close()
+            try stderr.close()
+            return Output(
+                status: process.terminationStatus,
+                standardOutput: try String(contentsOf: outputFile, encoding: .utf8),
+                standardError: try String(contentsOf: errorFile, encoding: .utf8))
+        } catch {
+            throw Failure(description: "cannot run \(executable.path) \(arguments.joined(separator: " ")): \(error)")
+        }
+    }
+}
