@@ -512,25 +512,26 @@ __attribute__((constructor)) static void bh_discover_at_load(void) {
 
 /* ---- Benchmarks ------------------------------------------------------------------------------------------ */
 
-size_t bh_discover_uncached(size_t *records_bytes) {
+bh_event_list *bh_scan_uncached(void) {
+    bh_event_list *list = calloc(1, sizeof *list);
+    if (!list) return NULL;
     bh_walk walk = {0};
     dl_iterate_phdr(bh_collect, &walk);
-    size_t objects = 0, bytes = 0;
-    for (size_t i = 0; i < walk.count; i++) {
+    list->events = calloc(walk.count ? walk.count : 1, sizeof(bh_event));
+    for (size_t i = 0; list->events && i < walk.count; i++) {
         void *pin;
         if (!bh_pin(&walk.items[i], &pin)) continue;
-        bh_object object = {0};
-        bh_read(bh_open_path(&walk.items[i]), &walk.items[i], &object);
+        bh_object *object = calloc(1, sizeof *object);
+        if (object) {
+            object->path = bh_display_path(&walk.items[i]);
+            object->base = walk.items[i].base;
+            bh_read(bh_open_path(&walk.items[i]), &walk.items[i], object);
+            list->events[list->count++] = (bh_event){ .kind = BH_EVENT_ADDED, .object = object };
+        }
         bh_unpin(pin);
-        for (size_t s = 0; s < object.section_count; s++)
-            if (object.sections[s].data) bytes += object.sections[s].size;
-        bh_drop_sections(&object);
-        free(object.detail);
-        objects++;
     }
     bh_walk_free(&walk);
-    if (records_bytes) *records_bytes = bytes;
-    return objects;
+    return list;
 }
 
 size_t bh_open_every_loaded_object(size_t *sections_seen) {

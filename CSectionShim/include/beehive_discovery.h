@@ -84,8 +84,11 @@ void bh_object_free(bh_object *object);
 /* Nanoseconds the constructor's walk took, for the startup profile. */
 uint64_t bh_constructor_nanoseconds(void);
 
-/* For benchmarks: a full discovery from scratch (walk, read every annotated object) outside the global state. */
-size_t bh_discover_uncached(size_t *records_bytes);
+/*
+ * A full discovery from scratch (walk, read every annotated object) that leaves the process-wide state alone:
+ * one ADDED event per annotated object loaded now, with id 0. Free with bh_event_list_free.
+ */
+bh_event_list *bh_scan_uncached(void);
 /* For benchmarks: the naive way, every loaded object opened with libelf and its section headers walked. */
 size_t bh_open_every_loaded_object(size_t *sections_seen);
 

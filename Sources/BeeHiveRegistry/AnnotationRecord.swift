@@ -29,22 +29,58 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The identity two records share when they declare the same thing: a module's type, a service's
-    /// protocol and name, a route's scheme and pattern, a target's name.
-    public var key: String {
+    /// What two records share when they declare the same thing: a module's type, a service's protocol and
+    /// name, a route's scheme and pattern, a target's name.
+    public var identity: RecordIdentity {
         switch payload {
-        case .module(let module): "module \(module.typeName)"
-        case .service(let service): "service \(service.protocolName)\(service.name.map { " name=\($0)" } ?? "")"
-        case .route(let route): "route \(route.scheme ?? "*") \(route.pattern)"
-        case .target(let target): "target \(target.name)"
+        case .module(let module): RecordIdentity(kind: .module, name: module.typeName)
+        case .service(let service): RecordIdentity(kind: .service, name: service.protocolName, qualifier: service.name ?? "")
+        case .route(let route): RecordIdentity(kind: .route, name: route.pattern, qualifier: route.scheme ?? "")
+        case .target(let target): RecordIdentity(kind: .target, name: target.name)
         }
     }
 
     public var description: String { "\(text) (\(origin))" }
 }
 
+/// The identity of what a record declares, for finding duplicates and ordering records.
+public struct RecordIdentity: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let kind: AnnotationKind
+    public let name: String
+    /// A service's name, or a route's scheme; empty when there is none.
+    public let qualifier: String
+
+    public init(kind: AnnotationKind, name: String, qualifier: String = "") {
+        self.kind = kind
+        self.name = name
+        self.qualifier = qualifier
+    }
+
+    public static func < (lhs: RecordIdentity, rhs: RecordIdentity) -> Bool {
+        (lhs.kind.order, lhs.name, lhs.qualifier) < (rhs.kind.order, rhs.name, rhs.qualifier)
+    }
+
+    public var description: String {
+        switch kind {
+        case .module: "module \(name)"
+        case .service: qualifier.isEmpty ? "service \(name)" : "service \(name) named \(qualifier)"
+        case .route: qualifier.isEmpty ? "route \(name)" : "route \(qualifier):\(name)"
+        case .target: "target \(name)"
+        }
+    }
+}
+
 public enum AnnotationKind: String, Sendable, Hashable, CaseIterable {
     case module, service, route, target
+
+    var order: Int {
+        switch self {
+        case .module: 0
+        case .service: 1
+        case .route: 2
+        case .target: 3
+        }
+    }
 
     /// The section a record of this kind must be stored in.
     public var section: String {

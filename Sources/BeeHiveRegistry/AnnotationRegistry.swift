@@ -29,7 +29,7 @@ public final class AnnotationRegistry: Sendable {
         }
     }
 
-    /// Every current record, ordered by kind, key and object path.
+    /// Every current record, ordered by kind, identity and object path.
     public var records: [AnnotationRecord] {
         state.withLock { state in Self.ordered(state.objects.values.flatMap(\.records)) }
     }
@@ -57,20 +57,20 @@ public final class AnnotationRegistry: Sendable {
             if case .loaded(let annotations) = event { return annotations }
             return nil
         }.sorted { ($0.object.path, $0.object.id) < ($1.object.path, $1.object.id) }
-        var firstSeen: [String: String] = [:]
+        var firstSeen: [RecordIdentity: String] = [:]
         for object in state.objects.values.sorted(by: { $0.object.path < $1.object.path }) {
-            for record in object.records where firstSeen[record.key] == nil { firstSeen[record.key] = object.object.path }
+            for record in object.records where firstSeen[record.identity] == nil { firstSeen[record.identity] = object.object.path }
         }
         for arrival in arrivals {
             update.diagnostics += arrival.diagnostics
             for record in arrival.records {
-                if let first = firstSeen[record.key] {
+                if let first = firstSeen[record.identity] {
                     update.diagnostics.append(
                         RegistryDiagnostic(
-                            .duplicate(key: record.key, firstObject: first), objectPath: record.origin.objectPath,
+                            .duplicate(record.identity, firstObject: first), objectPath: record.origin.objectPath,
                             section: record.origin.section, record: record.text))
                 } else {
-                    firstSeen[record.key] = record.origin.objectPath
+                    firstSeen[record.identity] = record.origin.objectPath
                 }
             }
             state.objects[arrival.object.id] = arrival
@@ -84,10 +84,10 @@ public final class AnnotationRegistry: Sendable {
     }
 
     static func ordered(_ records: [AnnotationRecord]) -> [AnnotationRecord] {
-        records.sorted {
-            ($0.kind.section, $0.key, $0.origin.objectPath, $0.origin.offset)
-                < ($1.kind.section, $1.key, $1.origin.objectPath, $1.origin.offset)
-        }
+        records.map { ($0.identity, $0) }.sorted { lhs, rhs in
+            if lhs.0 != rhs.0 { return lhs.0 < rhs.0 }
+            return (lhs.1.origin.objectPath, lhs.1.origin.offset) < (rhs.1.origin.objectPath, rhs.1.origin.offset)
+        }.map(\.1)
     }
 }
 

@@ -20,7 +20,7 @@ public struct RegistryDiagnostic: Error, Sendable, Hashable, CustomStringConvert
         /// The record is of a kind that belongs in another section.
         case misplacedRecord(kind: AnnotationKind, expectedSection: String)
         /// The same module, service, route or target is declared again; `firstObject` holds the other one.
-        case duplicate(key: String, firstObject: String)
+        case duplicate(RecordIdentity, firstObject: String)
         /// The object file could not be opened or read.
         case unreadableObject(reason: String)
         case notELF
@@ -67,7 +67,7 @@ public struct RegistryDiagnostic: Error, Sendable, Hashable, CustomStringConvert
             "record of \(length) bytes exceeds the \(RecordParser.maximumRecordLength)-byte limit"
         case .invalidUTF8: "record is not valid UTF-8"
         case .misplacedRecord(let kind, let expected): "\(kind.rawValue) record belongs in section \(expected)"
-        case .duplicate(let key, let first): "\(key) is declared again; first declared in \(first)"
+        case .duplicate(let identity, let first): "\(identity) is declared again; first declared in \(first)"
         case .unreadableObject(let reason): "cannot read the object file: \(reason)"
         case .notELF: "not an ELF file"
         case .sectionHeadersMissing:

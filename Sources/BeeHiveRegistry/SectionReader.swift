@@ -9,7 +9,20 @@ public enum SectionReader {
     /// the first one before `main`) and returns what changed since the previous call.
     public static func pollLoadedObjects() -> [ObjectEvent] {
         bh_refresh()
-        guard let list = bh_take_events() else { return [] }
+        return events(bh_take_events())
+    }
+
+    /// Reads every annotated object loaded now, from scratch, without touching what `pollLoadedObjects()`
+    /// reports. For tools and benchmarks.
+    public static func scanLoadedObjects() -> [ObjectAnnotations] {
+        events(bh_scan_uncached()).compactMap { event in
+            if case .loaded(let annotations) = event { return annotations }
+            return nil
+        }
+    }
+
+    private static func events(_ list: UnsafeMutablePointer<bh_event_list>?) -> [ObjectEvent] {
+        guard let list else { return [] }
         defer { bh_event_list_free(list) }
         return (0..<list.pointee.count).compactMap { index in
             let event = list.pointee.events[index]
