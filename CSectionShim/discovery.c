@@ -446,7 +446,20 @@ static size_t bh_queue_added(const bh_candidate *c) {
     return 1;
 }
 
+/* BEEHIVE_DISCOVERY=0 turns discovery off for the process (to measure what it costs, or to rule it out). */
+static int bh_disabled(void) {
+    static int disabled = -1;
+    if (disabled < 0) {
+        const char *setting = getenv("BEEHIVE_DISCOVERY");
+        disabled = setting && strcmp(setting, "0") == 0;
+    }
+    return disabled;
+}
+
+int bh_discovery_enabled(void) { return !bh_disabled(); }
+
 size_t bh_refresh(void) {
+    if (bh_disabled()) return 0;
     pthread_mutex_lock(&bh_mutex);
     bh_walk probe = {0};
     dl_iterate_phdr(bh_first_counters, &probe);

@@ -73,6 +73,9 @@ typedef struct bh_event_list {
  */
 size_t bh_refresh(void);
 
+/* 0 when the environment variable BEEHIVE_DISCOVERY=0 turned discovery off for this process. */
+int bh_discovery_enabled(void);
+
 /* Takes every queued event; free the list with bh_event_list_free. Thread-safe. */
 bh_event_list *bh_take_events(void);
 void bh_event_list_free(bh_event_list *list);

@@ -46,6 +46,9 @@ public enum SectionReader {
         return annotations(of: object.pointee)
     }
 
+    /// False when `BEEHIVE_DISCOVERY=0` turned discovery off for this process.
+    public static var isDiscoveryEnabled: Bool { bh_discovery_enabled() != 0 }
+
     /// How long the constructor's walk took before `main`, in nanoseconds.
     public static var constructorNanoseconds: UInt64 { bh_constructor_nanoseconds() }
 
