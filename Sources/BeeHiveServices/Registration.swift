@@ -4,8 +4,10 @@ import Synchronization
 /// One way to provide a service: from code, a configuration entry or an annotation. Keeps the instances of
 /// its cached scopes, so they go away with it.
 final class Registration: Sendable {
+    typealias Factory = @Sendable (ServiceResolver, ServiceArguments) throws -> Any
+
     enum Maker: Sendable {
-        case factory(@Sendable (ServiceResolver, ServiceArguments) throws -> Any)
+        case factory(Factory)
         case type(any ServiceImplementation.Type)
         /// Resolved on first use: resolving every annotated name at startup would cost time for services never
         /// used.
@@ -13,7 +15,7 @@ final class Registration: Sendable {
     }
 
     private struct Storage {
-        var implementationType: Result<any ServiceImplementation.Type, ServiceError>?
+        var resolvedFactory: Result<Factory, ServiceError>?
         /// Singleton instance under nil, named-scope instances under their service name.
         var instances: [String?: InstanceBox] = [:]
         var weakInstance: WeakInstance?
@@ -54,20 +56,25 @@ final class Registration: Sendable {
         source == .annotation(origin)
     }
 
-    /// The type to create for `.type` and `.typeName` makers, resolved once.
-    func implementationType() throws(ServiceError) -> any ServiceImplementation.Type {
+    /// What creates an instance: the registered factory, or the implementation type's initializer, the type
+    /// being resolved from its name once.
+    func factory() throws(ServiceError) -> Factory {
         switch maker {
-        case .type(let type): return type
-        case .factory: preconditionFailure("factory registrations have no implementation type")
+        case .factory(let factory): return factory
+        case .type(let type): return Self.factory(of: type)
         case .typeName(let name):
             let resolved = storage.withLock { storage in
-                if let known = storage.implementationType { return known }
-                let result = Self.resolve(name, service: key.description)
-                storage.implementationType = result
+                if let known = storage.resolvedFactory { return known }
+                let result = Self.resolve(name, service: key.description).map(Self.factory(of:))
+                storage.resolvedFactory = result
                 return result
             }
             return try resolved.get()
         }
+    }
+
+    private static func factory(of type: any ServiceImplementation.Type) -> Factory {
+        { resolver, arguments in try type.init(resolver: resolver, arguments: arguments) }
     }
 
     private static func resolve(_ name: String, service: String) -> Result<any ServiceImplementation.Type, ServiceError> {

@@ -173,28 +173,26 @@ public final class ServiceManager: Sendable {
 
     /// The service, or the error that says what is missing or broken.
     public func resolve<Service>(_ service: Service.Type, name: String? = nil) throws(ServiceError) -> Service {
-        if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
-        return try resolve(service, name: name, arguments: .none, context: .joined())
+        try resolve(service, name: name, arguments: .none, context: nil)
     }
 
     /// The service created with `arguments` (for cached scopes, the arguments of the lookup that creates it).
     public func resolve<Service>(
         _ service: Service.Type, name: String? = nil, arguments: ServiceArguments
     ) throws(ServiceError) -> Service {
-        try resolve(service, name: name, arguments: arguments, context: .joined())
+        try resolve(service, name: name, arguments: arguments, context: nil)
     }
 
     /// The service, or nil after logging why not (BeeHive's `createService:` without `enableException`).
     public func createService<Service>(_ service: Service.Type, name: String? = nil) -> Service? {
-        if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
-        return createService(service, name: name, arguments: .none)
+        createService(service, name: name, arguments: .none)
     }
 
     public func createService<Service>(
         _ service: Service.Type, name: String? = nil, arguments: ServiceArguments
     ) -> Service? {
         do {
-            return try resolve(service, name: name, arguments: arguments, context: .joined())
+            return try resolve(service, name: name, arguments: arguments, context: nil)
         } catch {
             log(error)
             return nil
@@ -207,8 +205,7 @@ public final class ServiceManager: Sendable {
         if cachedInstance(of: service, name: name) != nil { return true }
         let key = ServiceKey(service: typeName(of: service), name: name)
         guard let found = try? activeRegistration(for: key, path: []) else { return false }
-        if case .factory = found.registration.maker { return true }
-        return (try? found.registration.implementationType()) != nil
+        return (try? found.registration.factory()) != nil
     }
 
     // MARK: Validation and introspection
@@ -245,12 +242,12 @@ public final class ServiceManager: Sendable {
     }
 
     /// Every registration, ordered by service and name, then registration order.
-    public var services: [ServiceEntry] {
+    public var registrations: [ServiceRegistration] {
         let registrations = state.withLock { $0.registrations.sorted { $0.key < $1.key } }
         return registrations.flatMap { key, list in
             let active = try? activeRegistration(in: list, path: [])
             return list.map { registration in
-                ServiceEntry(
+                ServiceRegistration(
                     service: key.service, name: key.name, implementation: registration.implementation,
                     scope: registration.scope, source: registration.source,
                     status: active == nil ? .conflicting : (active === registration ? .active : .shadowed))
@@ -260,10 +257,13 @@ public final class ServiceManager: Sendable {
 
     // MARK: Internals
 
+    /// Every lookup ends here. `context` is the resolver's chain, or nil for a call on the manager, which joins
+    /// the enclosing factory's chain or starts one; only once the cache missed, to keep the cached path short.
     func resolve<Service>(
-        _ service: Service.Type, name: String?, arguments: ServiceArguments, context: ResolutionContext
+        _ service: Service.Type, name: String?, arguments: ServiceArguments, context: ResolutionContext?
     ) throws(ServiceError) -> Service {
         if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
+        let context = context ?? .joined()
         let key = ServiceKey(service: typeName(of: service), name: name)
         let lookup = try instance(for: key, arguments: arguments, context: context)
         guard let typed = lookup.instance.value as? Service else {
@@ -351,15 +351,8 @@ public final class ServiceManager: Sendable {
         arguments.service = key.description
         let resolver = ServiceResolver(manager: self, context: context)
         do {
-            switch registration.maker {
-            case .factory(let factory):
-                return try ResolutionContext.$current.withValue(context) { try factory(resolver, arguments) }
-            case .type, .typeName:
-                let type = try registration.implementationType()
-                return try ResolutionContext.$current.withValue(context) {
-                    try type.init(resolver: resolver, arguments: arguments)
-                }
-            }
+            let factory = try registration.factory()
+            return try ResolutionContext.$current.withValue(context) { try factory(resolver, arguments) }
         } catch let error as ServiceError {
             throw error.resolutionPath.isEmpty ? ServiceError(error.kind, resolutionPath: context.pathDescription) : error
         } catch {

@@ -46,7 +46,7 @@ import Testing
         #expect(manager.canCreateService(HomeService.self))
         manager.apply(Records.update(removed: [record]))
         #expect(!manager.canCreateService(HomeService.self))
-        #expect(manager.services.isEmpty)
+        #expect(manager.registrations.isEmpty)
     }
 
     @Test func removingOneObjectKeepsTheOther() throws {
@@ -66,7 +66,7 @@ import Testing
             text: "beehive:1|module|BeeHiveServicesTests.HomeServiceImpl",
             origin: RecordOrigin(objectPath: "/a.so", section: SectionName.modules, offset: 0))
         manager.apply(Records.update(added: [module]))
-        #expect(manager.services.isEmpty)
+        #expect(manager.registrations.isEmpty)
     }
 
     @Test func unknownImplementationNamesServiceAndType() {

@@ -41,7 +41,7 @@ import Testing
         #expect(try manager.resolve(HomeService.self).title == "home")
         #expect(try manager.resolve(AccountService.self) as AnyObject === manager.resolve(AccountService.self) as AnyObject)
         #expect(
-            manager.services.map(\.source) == [
+            manager.registrations.map(\.source) == [
                 .configuration(path: "BeeHive.bundle/BHService.plist", entry: 1),
                 .configuration(path: "BeeHive.bundle/BHService.plist", entry: 0),
             ])
@@ -75,7 +75,7 @@ import Testing
         let fromPlist = ServiceManager()
         try fromPlist.registerServices(fromFileAt: plistPath)
         #expect(fromPlist.createService(HomeService.self)?.title == "home")
-        #expect(fromPlist.services.first?.source == .configuration(path: plistPath, entry: 1))
+        #expect(fromPlist.registrations.first?.source == .configuration(path: plistPath, entry: 1))
 
         let fromJSON = ServiceManager()
         try fromJSON.registerServices(fromFileAt: jsonPath)
@@ -100,7 +100,7 @@ import Testing
         }
         #expect(error?.description.hasPrefix("service configuration bad.json: ") == true)
         #expect(error?.description.contains(reason) == true, "\(String(describing: error))")
-        #expect(manager.services.isEmpty)
+        #expect(manager.registrations.isEmpty)
     }
 
     @Test func badPlistIsRejected() {

@@ -17,25 +17,25 @@ import Testing
 
         let file = "BeeHiveServicesTests/IntrospectionTests.swift"
         #expect(
-            manager.services == [
-                ServiceEntry(
+            manager.registrations == [
+                ServiceRegistration(
                     service: "BeeHiveServicesTests.AccountService", name: "main",
                     implementation: "BeeHiveServicesTests.AccountServiceImpl", scope: .named,
                     source: .annotation(RecordOrigin(objectPath: "/opt/app/libAccount.so", section: "beehive_services", offset: 48)),
                     status: .active),
-                ServiceEntry(
+                ServiceRegistration(
                     service: "BeeHiveServicesTests.Greeting", name: "hello", implementation: "factory", scope: .weak,
                     source: .code(fileID: file, line: factoryLine), status: .active),
-                ServiceEntry(
+                ServiceRegistration(
                     service: "BeeHiveServicesTests.HomeService", name: nil, implementation: "BeeHiveServicesTests.HomeServiceImpl",
                     scope: .singleton, source: .code(fileID: file, line: line), status: .active),
-                ServiceEntry(
+                ServiceRegistration(
                     service: "BeeHiveServicesTests.Outer.NestedService", name: nil,
                     implementation: "BeeHiveServicesTests.UnrelatedImplementation", scope: .transient,
                     source: .configuration(path: "/etc/app/services.json", entry: 0), status: .active),
             ])
         #expect(
-            manager.services[0].description
+            manager.registrations[0].description
                 == "BeeHiveServicesTests.AccountService named \"main\" -> BeeHiveServicesTests.AccountServiceImpl [named, active] from /opt/app/libAccount.so [beehive_services+48]")
     }
 
@@ -46,13 +46,13 @@ import Testing
             manager.register(HomeService.self, implementation: HomeServiceImpl.self)
             manager.register(HomeService.self, implementation: OtherHomeServiceImpl.self)
         }
-        #expect(strict.services.map(\.status) == [.conflicting, .conflicting])
-        #expect(override.services.map(\.status) == [.shadowed, .active])
-        #expect(override.services.map(\.implementation) == ["BeeHiveServicesTests.HomeServiceImpl", "BeeHiveServicesTests.OtherHomeServiceImpl"])
+        #expect(strict.registrations.map(\.status) == [.conflicting, .conflicting])
+        #expect(override.registrations.map(\.status) == [.shadowed, .active])
+        #expect(override.registrations.map(\.implementation) == ["BeeHiveServicesTests.HomeServiceImpl", "BeeHiveServicesTests.OtherHomeServiceImpl"])
 
         let same = ServiceManager()
         same.register(HomeService.self, implementation: HomeServiceImpl.self)
         same.register(HomeService.self, implementation: HomeServiceImpl.self)
-        #expect(same.services.map(\.status) == [.active, .shadowed])
+        #expect(same.registrations.map(\.status) == [.active, .shadowed])
     }
 }

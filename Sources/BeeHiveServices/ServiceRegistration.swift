@@ -1,7 +1,7 @@
 import BeeHiveRegistry
 
-/// One registration, as `ServiceManager.services` lists it.
-public struct ServiceEntry: Sendable, Hashable, CustomStringConvertible {
+/// One registration, as `ServiceManager.registrations` lists it.
+public struct ServiceRegistration: Sendable, Hashable, CustomStringConvertible {
     public enum Status: String, Sendable, Hashable {
         /// Lookups of the service use this registration.
         case active
