@@ -173,26 +173,29 @@ public final class ServiceManager: Sendable {
 
     /// The service, or the error that says what is missing or broken.
     public func resolve<Service>(_ service: Service.Type, name: String? = nil) throws(ServiceError) -> Service {
-        try resolve(service, name: name, arguments: .none, context: nil)
+        if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
+        return try resolveUncached(service, name: name, arguments: .none, context: nil)
     }
 
     /// The service created with `arguments` (for cached scopes, the arguments of the lookup that creates it).
     public func resolve<Service>(
         _ service: Service.Type, name: String? = nil, arguments: ServiceArguments
     ) throws(ServiceError) -> Service {
-        try resolve(service, name: name, arguments: arguments, context: nil)
+        if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
+        return try resolveUncached(service, name: name, arguments: arguments, context: nil)
     }
 
     /// The service, or nil after logging why not (BeeHive's `createService:` without `enableException`).
     public func createService<Service>(_ service: Service.Type, name: String? = nil) -> Service? {
-        createService(service, name: name, arguments: .none)
+        if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
+        return createService(service, name: name, arguments: .none)
     }
 
     public func createService<Service>(
         _ service: Service.Type, name: String? = nil, arguments: ServiceArguments
     ) -> Service? {
         do {
-            return try resolve(service, name: name, arguments: arguments, context: nil)
+            return try resolve(service, name: name, arguments: arguments)
         } catch {
             log(error)
             return nil
@@ -257,12 +260,23 @@ public final class ServiceManager: Sendable {
 
     // MARK: Internals
 
-    /// Every lookup ends here. `context` is the resolver's chain, or nil for a call on the manager, which joins
-    /// the enclosing factory's chain or starts one; only once the cache missed, to keep the cached path short.
+    /// A lookup through a factory's resolver.
     func resolve<Service>(
-        _ service: Service.Type, name: String?, arguments: ServiceArguments, context: ResolutionContext?
+        _ service: Service.Type, name: String?, arguments: ServiceArguments, context: ResolutionContext
     ) throws(ServiceError) -> Service {
         if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
+        return try resolveUncached(service, name: name, arguments: arguments, context: context)
+    }
+
+    /// Every lookup the cache cannot answer ends here. `context` is the resolver's chain, or nil for a call on
+    /// the manager, which joins the enclosing factory's chain or starts one.
+    ///
+    /// Kept out of line: its `Service?` locals make an unspecialized caller instantiate `Optional<Service>`
+    /// metadata on entry, which would cost the cached path more than the lookup itself.
+    @inline(never)
+    private func resolveUncached<Service>(
+        _ service: Service.Type, name: String?, arguments: ServiceArguments, context: ResolutionContext?
+    ) throws(ServiceError) -> Service {
         let context = context ?? .joined()
         let key = ServiceKey(service: typeName(of: service), name: name)
         let lookup = try instance(for: key, arguments: arguments, context: context)
