@@ -1,5 +1,4 @@
 import BeeHiveRegistry
-import Synchronization
 
 /// One way to provide a service: from code, a configuration entry or an annotation. Keeps the instances of
 /// its cached scopes, so they go away with it.
@@ -27,7 +26,7 @@ final class Registration: Sendable {
     let source: ServiceSource
     /// The implementation type's name, or `factory`.
     let implementation: String
-    private let storage = Mutex(Storage())
+    private let storage = Locked(Storage())
 
     init(key: ServiceKey, scope: ServiceScope, maker: Maker, source: ServiceSource) {
         self.key = key
@@ -97,7 +96,7 @@ final class Registration: Sendable {
 
     /// The weak-scope instance, while someone still holds it.
     func weakInstance() -> InstanceBox? {
-        storage.withLock { $0.weakInstance?.object }.map(InstanceBox.init)
+        storage.withLock { $0.weakInstance?.object.map(InstanceBox.init) }
     }
 
     func storeWeak(_ object: AnyObject) {

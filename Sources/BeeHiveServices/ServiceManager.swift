@@ -1,7 +1,6 @@
 import BeeHiveRegistry
 import Foundation
 import Logging
-import Synchronization
 
 /// Maps service types to implementations and creates them: BeeHive's `BHServiceManager`, done right.
 ///
@@ -12,7 +11,7 @@ import Synchronization
 public final class ServiceManager: Sendable {
     public let duplicatePolicy: DuplicatePolicy
     private let logger: Logger
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let gate = ConstructionGate()
 
     private struct State {

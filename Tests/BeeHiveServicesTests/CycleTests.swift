@@ -1,6 +1,5 @@
 import BeeHiveRegistry
 import BeeHiveServices
-import Synchronization
 import Testing
 
 protocol CycleA: AnyObject {}
@@ -87,7 +86,7 @@ final class CycleNode: CycleA, CycleB, CycleC {
             barrier.arriveAndWait()
             return CycleNode(try resolver.resolve(CycleA.self))
         }
-        let errors = Mutex<[ServiceError]>([])
+        let errors = Protected<[ServiceError]>([])
         onThreads(2) { index in
             do throws(ServiceError) {
                 _ = index == 0 ? try manager.resolve(CycleA.self) as AnyObject : try manager.resolve(CycleB.self) as AnyObject

@@ -1,5 +1,6 @@
 import BeeHiveRegistry
 import BeeHiveServices
+import Foundation
 import Logging
 import Synchronization
 
@@ -76,7 +77,7 @@ final class Counter: Sendable {
 
 /// A logger whose messages the test can read.
 final class LogRecorder: Sendable {
-    private let entries = Mutex<[(level: Logger.Level, message: String)]>([])
+    private let entries = Protected<[(level: Logger.Level, message: String)]>([])
 
     var logger: Logger {
         Logger(label: "test") { _ in Handler(recorder: self) }

@@ -1,7 +1,6 @@
 import BeeHiveRegistry
 import BeeHiveServices
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct ScopeTests {
@@ -42,7 +41,7 @@ import Testing
 
     @Test func singletonIsCreatedOnceWhen64ThreadsAskAtOnce() {
         let (manager, counter) = manager(.singleton, delay: 2_000)
-        let instances = Mutex<Set<ObjectIdentifier>>([])
+        let instances = Protected<Set<ObjectIdentifier>>([])
         let failures = Counter()
         onThreads(64) { _ in
             guard let home = manager.createService(HomeService.self) else { return failures.increment() }
@@ -92,7 +91,7 @@ import Testing
 
     @Test func namedInstancesAreCreatedOncePerNameUnderContention() {
         let (manager, counter) = manager(.named, delay: 2_000)
-        let instances = Mutex<[String: Set<ObjectIdentifier>]>([:])
+        let instances = Protected<[String: Set<ObjectIdentifier>]>([:])
         onThreads(32) { index in
             let name = "n\(index % 4)"
             guard let home = manager.createService(HomeService.self, name: name) else { return }
