@@ -1,0 +1,74 @@
+import Foundation
+
+/// Makes sure each cached instance (a singleton, a named instance, a weak one) is created by one thread at a
+/// time, and that threads creating instances that need each other fail with a cycle instead of deadlocking.
+///
+/// A thread that asks for an instance another chain is creating waits for it, unless that chain is itself
+/// waiting, directly or through other chains, for an instance this thread's chain is creating: that is a
+/// dependency cycle split across threads. Factories run without any lock held.
+final class ConstructionGate: @unchecked Sendable {
+    // `@unchecked Sendable`: `builders` and `waiters` are only touched with `condition` locked.
+
+    struct Slot: Hashable {
+        let registration: ObjectIdentifier
+        let name: String?
+    }
+
+    private struct Builder {
+        let chain: UInt64
+        let service: ServiceKey
+    }
+
+    private let condition = NSCondition()
+    private var builders: [Slot: Builder] = [:]
+    /// The slot each waiting chain waits for.
+    private var waiters: [UInt64: Slot] = [:]
+
+    /// The instance for `slot`: `existing()` if there is one, else what `build()` makes. `build` must store its
+    /// result where `existing` finds it before returning.
+    func instance(
+        for slot: Slot, service: ServiceKey, context: ResolutionContext, existing: () -> InstanceBox?,
+        build: () throws(ServiceError) -> InstanceBox
+    ) throws(ServiceError) -> InstanceBox {
+        condition.lock()
+        while true {
+            if let instance = existing() {
+                condition.unlock()
+                return instance
+            }
+            if builders[slot] == nil {
+                builders[slot] = Builder(chain: context.chain, service: service)
+                condition.unlock()
+                defer {
+                    condition.lock()
+                    builders[slot] = nil
+                    condition.broadcast()
+                    condition.unlock()
+                }
+                return try build()
+            }
+            if let cycle = cycle(through: slot, chain: context.chain) {
+                condition.unlock()
+                throw ServiceError(.cycle(chain: cycle.map(\.description)), resolutionPath: context.pathDescription)
+            }
+            waiters[context.chain] = slot
+            condition.wait()
+            waiters[context.chain] = nil
+        }
+    }
+
+    /// Follows "slot is built by chain, which waits for slot, ..." from `slot`; a cycle when it comes back to
+    /// `chain`. Returns the services in the cycle, the first repeated at the end.
+    private func cycle(through slot: Slot, chain: UInt64) -> [ServiceKey]? {
+        var services: [ServiceKey] = []
+        var visited: Set<UInt64> = []
+        var current = slot
+        while let builder = builders[current] {
+            services.append(builder.service)
+            if builder.chain == chain, let last = services.last { return [last] + services }
+            guard visited.insert(builder.chain).inserted, let next = waiters[builder.chain] else { return nil }
+            current = next
+        }
+        return nil
+    }
+}

@@ -1,0 +1,116 @@
+import BeeHiveRegistry
+
+/// One way to provide a service: from code, a configuration entry or an annotation. Keeps the instances of
+/// its cached scopes, so they go away with it.
+final class Registration: Sendable {
+    typealias Factory = @Sendable (ServiceResolver, ServiceArguments) throws -> Any
+
+    enum Maker: Sendable {
+        case factory(Factory)
+        case type(any ServiceImplementation.Type)
+        /// Resolved on first use: resolving every annotated name at startup would cost time for services never
+        /// used.
+        case typeName(String)
+    }
+
+    private struct Storage {
+        var resolvedFactory: Result<Factory, ServiceError>?
+        /// Singleton instance under nil, named-scope instances under their service name.
+        var instances: [String?: InstanceBox] = [:]
+        var weakInstance: WeakInstance?
+    }
+
+    let key: ServiceKey
+    let scope: ServiceScope
+    let maker: Maker
+    let source: ServiceSource
+    /// The implementation type's name, or `factory`.
+    let implementation: String
+    private let storage = Locked(Storage())
+
+    init(key: ServiceKey, scope: ServiceScope, maker: Maker, source: ServiceSource) {
+        self.key = key
+        self.scope = scope
+        self.maker = maker
+        self.source = source
+        switch maker {
+        case .factory: implementation = "factory"
+        case .type(let type): implementation = ServiceTypeName.of(type)
+        case .typeName(let name): implementation = name
+        }
+    }
+
+    /// Two registrations with the same identity and scope provide the same thing, so registering both is not a
+    /// conflict. Factories have none: two closures cannot be compared.
+    var identity: String? {
+        if case .factory = maker { return nil }
+        return implementation
+    }
+
+    func provides(sameAs other: Registration) -> Bool {
+        identity != nil && identity == other.identity && scope == other.scope
+    }
+
+    func isAnnotation(at origin: RecordOrigin) -> Bool {
+        source == .annotation(origin)
+    }
+
+    /// What creates an instance: the registered factory, or the implementation type's initializer, the type
+    /// being resolved from its name once.
+    func factory() throws(ServiceError) -> Factory {
+        switch maker {
+        case .factory(let factory): return factory
+        case .type(let type): return Self.factory(of: type)
+        case .typeName(let name):
+            let resolved = storage.withLock { storage in
+                if let known = storage.resolvedFactory { return known }
+                let result = Self.resolve(name, service: key.description).map(Self.factory(of:))
+                storage.resolvedFactory = result
+                return result
+            }
+            return try resolved.get()
+        }
+    }
+
+    private static func factory(of type: any ServiceImplementation.Type) -> Factory {
+        { resolver, arguments in try type.init(resolver: resolver, arguments: arguments) }
+    }
+
+    private static func resolve(_ name: String, service: String) -> Result<any ServiceImplementation.Type, ServiceError> {
+        guard let type = TypeResolver.type(named: name) else {
+            return .failure(ServiceError(.implementationNotFound(service: service, implementation: name)))
+        }
+        guard let constructible = type as? any ServiceImplementation.Type else {
+            return .failure(ServiceError(.notConstructible(service: service, implementation: name)))
+        }
+        return .success(constructible)
+    }
+
+    func instance(named name: String?) -> InstanceBox? {
+        storage.withLock { $0.instances[name] }
+    }
+
+    func store(_ instance: InstanceBox, named name: String?) {
+        storage.withLock { $0.instances[name] = instance }
+    }
+
+    /// The weak-scope instance, while someone still holds it.
+    func weakInstance() -> InstanceBox? {
+        storage.withLock { $0.weakInstance?.object.map(InstanceBox.init) }
+    }
+
+    func storeWeak(_ object: AnyObject) {
+        storage.withLock { $0.weakInstance = WeakInstance(object) }
+    }
+
+    func discardInstance(named name: String) {
+        _ = storage.withLock { $0.instances.removeValue(forKey: name) }
+    }
+
+    func discardInstances() {
+        storage.withLock { storage in
+            storage.instances.removeAll()
+            storage.weakInstance = nil
+        }
+    }
+}

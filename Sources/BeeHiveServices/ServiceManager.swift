@@ -1,0 +1,456 @@
+import BeeHiveRegistry
+import Foundation
+import Logging
+
+/// Maps service types to implementations and creates them: BeeHive's `BHServiceManager`, done right.
+///
+/// Services come from code (`register`), from annotation records (`apply(_:)`) and from configuration files
+/// (`registerServices(fromFileAt:)`). Look them up with `createService(_:)` (nil and a logged error when
+/// something is wrong) or `resolve(_:)` (a `ServiceError` saying what is wrong). Thread-safe; a cached
+/// singleton lookup takes one short lock and no allocation.
+public final class ServiceManager: Sendable {
+    public let duplicatePolicy: DuplicatePolicy
+    private let logger: Logger
+    private let state = Locked(State())
+    private let gate = ConstructionGate()
+
+    private struct State {
+        /// Every registration of each service, in registration order.
+        var registrations: [ServiceKey: [Registration]] = [:]
+        /// Singleton and named instances already cast to the requested type: the cached lookup path.
+        var cache = InstanceCache()
+        var typeNames: [ObjectIdentifier: String] = [:]
+        /// Service types seen in code, by name, to check annotated implementations against in `validate()`.
+        var knownTypes: [String: Any.Type] = [:]
+        /// Bumped on every change, so a lookup that raced with a change does not cache a stale instance.
+        var generation: UInt64 = 0
+
+        mutating func changed() {
+            cache.removeAll()
+            generation &+= 1
+        }
+    }
+
+    /// An instance a lookup got, before it is cast to the requested type.
+    private struct Lookup {
+        let instance: InstanceBox
+        let isCacheable: Bool
+        let generation: UInt64
+    }
+
+    /// - Parameters:
+    ///   - duplicatePolicy: what lookups do when a service is registered more than once; `.strict` by default.
+    ///   - logger: where duplicates and failed `createService` lookups are reported; silent by default.
+    public init(
+        duplicatePolicy: DuplicatePolicy = .strict,
+        logger: Logger = Logger(label: "BeeHive.services", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.duplicatePolicy = duplicatePolicy
+        self.logger = logger
+    }
+
+    // MARK: Registration
+
+    /// Registers a factory for `service`. The factory gets a resolver for the service's dependencies and the
+    /// lookup's arguments.
+    ///
+    ///     manager.register(HomeService.self, scope: .singleton) { resolver, _ in
+    ///         HomeServiceImpl(account: try resolver.resolve(AccountService.self))
+    ///     }
+    public func register<Service>(
+        _ service: Service.Type, scope: ServiceScope = .transient, name: String? = nil,
+        fileID: String = #fileID, line: Int = #line,
+        factory: @escaping @Sendable (ServiceResolver, ServiceArguments) throws -> Service
+    ) {
+        add(
+            Registration(
+                key: ServiceKey(service: typeName(of: service), name: name), scope: scope,
+                maker: .factory { resolver, arguments in try factory(resolver, arguments) },
+                source: .code(fileID: fileID, line: line)))
+    }
+
+    /// Registers `implementation`, created with its `ServiceImplementation` initializer, for `service`.
+    /// Whether it conforms to `service` is checked at lookup.
+    public func register<Service, Implementation: ServiceImplementation>(
+        _ service: Service.Type, implementation: Implementation.Type, scope: ServiceScope = .transient,
+        name: String? = nil, fileID: String = #fileID, line: Int = #line
+    ) {
+        add(
+            Registration(
+                key: ServiceKey(service: typeName(of: service), name: name), scope: scope,
+                maker: .type(implementation), source: .code(fileID: fileID, line: line)))
+    }
+
+    /// Removes every registration of `service` under `name`, whatever its source, with its cached instances.
+    public func unregister<Service>(_ service: Service.Type, name: String? = nil) {
+        let key = ServiceKey(service: typeName(of: service), name: name)
+        state.withLock { state in
+            if state.registrations.removeValue(forKey: key) != nil { state.changed() }
+        }
+    }
+
+    /// Drops the cached instances of `service` (BeeHive's `removeServiceWithServiceName:`), so the next lookup
+    /// creates new ones: with a name, the instance cached under that name; without, every instance.
+    public func discardInstances<Service>(of service: Service.Type, name: String? = nil) {
+        let serviceName = typeName(of: service)
+        let registrations = state.withLock { state in
+            state.changed()
+            return state.registrations.filter { $0.key.service == serviceName }.values.flatMap { $0 }
+        }
+        for registration in registrations {
+            if let name, registration.key.name != name {
+                registration.discardInstance(named: name)
+            } else {
+                registration.discardInstances()
+            }
+        }
+    }
+
+    /// Takes in the service annotations of a registry update: registers the added records' services and
+    /// unregisters those of the removed records (objects unloaded).
+    public func apply(_ update: RegistryUpdate) {
+        let removed = update.removed.compactMap { record -> (ServiceKey, RecordOrigin)? in
+            guard case .service(let service) = record.payload else { return nil }
+            return (Self.key(of: service), record.origin)
+        }
+        let added = update.added.compactMap { record -> Registration? in
+            guard case .service(let service) = record.payload else { return nil }
+            return Registration(
+                key: Self.key(of: service), scope: service.scope, maker: .typeName(service.typeName),
+                source: .annotation(record.origin))
+        }
+        if !removed.isEmpty {
+            state.withLock { state in
+                for (key, origin) in removed {
+                    state.registrations[key]?.removeAll { $0.isAnnotation(at: origin) }
+                    if state.registrations[key]?.isEmpty == true { state.registrations[key] = nil }
+                }
+                state.changed()
+            }
+        }
+        added.forEach(add)
+        if !removed.isEmpty || !added.isEmpty {
+            logger.debug(
+                "applied service annotations",
+                metadata: ["added": "\(added.count)", "removed": "\(removed.count)"])
+        }
+    }
+
+    /// Registers the services listed in a configuration file: BeeHive's service plist (`.plist`) or the same
+    /// layout in JSON (`.json`). Nothing is registered when any entry is bad.
+    public func registerServices(fromFileAt path: String) throws(ServiceError) {
+        let url = URL(fileURLWithPath: path)
+        guard let format = ServiceConfigurationFormat(pathExtension: url.pathExtension) else {
+            throw ServiceError(
+                .invalidConfiguration(
+                    source: path, reason: "unknown file extension '\(url.pathExtension)': use .plist or .json"))
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ServiceError(
+                .invalidConfiguration(source: path, reason: "cannot read the file: \(error.localizedDescription)"))
+        }
+        try registerServices(from: data, format: format, source: path)
+    }
+
+    /// Registers the services listed in configuration data; `source` names it in errors and introspection.
+    public func registerServices(
+        from data: Data, format: ServiceConfigurationFormat, source: String
+    ) throws(ServiceError) {
+        let entries = try ServiceConfiguration.entries(in: data, format: format, source: source)
+        for (index, entry) in entries.enumerated() {
+            add(
+                Registration(
+                    key: ServiceKey(service: entry.service, name: entry.name), scope: entry.scope,
+                    maker: .typeName(entry.implementation), source: .configuration(path: source, entry: index)))
+        }
+    }
+
+    // MARK: Lookup
+
+    /// The service, or the error that says what is missing or broken.
+    public func resolve<Service>(_ service: Service.Type, name: String? = nil) throws(ServiceError) -> Service {
+        if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
+        return try resolveUncached(service, name: name, arguments: .none, context: nil)
+    }
+
+    /// The service created with `arguments` (for cached scopes, the arguments of the lookup that creates it).
+    public func resolve<Service>(
+        _ service: Service.Type, name: String? = nil, arguments: ServiceArguments
+    ) throws(ServiceError) -> Service {
+        if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
+        return try resolveUncached(service, name: name, arguments: arguments, context: nil)
+    }
+
+    /// The service, or nil after logging why not (BeeHive's `createService:` without `enableException`).
+    public func createService<Service>(_ service: Service.Type, name: String? = nil) -> Service? {
+        if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
+        return createService(service, name: name, arguments: .none)
+    }
+
+    public func createService<Service>(
+        _ service: Service.Type, name: String? = nil, arguments: ServiceArguments
+    ) -> Service? {
+        do {
+            return try resolve(service, name: name, arguments: arguments)
+        } catch {
+            log(error)
+            return nil
+        }
+    }
+
+    /// Whether `service` has a usable registration: registered, not in conflict, and its implementation type
+    /// found and constructible. Creates nothing, so it cannot tell whether the factory or initializer succeeds.
+    public func canCreateService<Service>(_ service: Service.Type, name: String? = nil) -> Bool {
+        if cachedInstance(of: service, name: name) != nil { return true }
+        let key = ServiceKey(service: typeName(of: service), name: name)
+        guard let found = try? activeRegistration(for: key, path: []) else { return false }
+        return (try? found.registration.factory()) != nil
+    }
+
+    // MARK: Validation and introspection
+
+    /// Creates every registered service once and returns everything missing or broken: unresolvable or
+    /// unconstructible implementation types, implementations that do not conform, duplicates, cycles, missing
+    /// dependencies, failing factories. Cached scopes keep the instances created.
+    ///
+    /// A service whose own factory needs arguments cannot be created without them and is not reported for
+    /// that; a dependency created without the arguments it needs is.
+    public func validate() -> [ServiceError] {
+        let keys = state.withLock { $0.registrations.keys.sorted() }
+        var errors: [ServiceError] = []
+        for key in keys {
+            let context = ResolutionContext.joined()
+            do throws(ServiceError) {
+                let lookup = try instance(for: key, arguments: .none, context: context)
+                let value = lookup.instance.value
+                if let type = knownType(named: key.service), !ServiceTypeName.isInstance(value, of: type) {
+                    errors.append(
+                        ServiceError(
+                            .doesNotConform(service: key.description, implementation: ServiceTypeName.of(Swift.type(of: value))),
+                            resolutionPath: context.appending(key).pathDescription))
+                }
+            } catch {
+                if case .missingArgument = error.kind, error.resolutionPath.count == context.path.count + 1 { continue }
+                errors.append(error)
+            }
+        }
+        if !errors.isEmpty {
+            logger.error("service validation found \(errors.count) problem(s)", metadata: ["first": "\(errors[0])"])
+        }
+        return errors
+    }
+
+    /// Every registration, ordered by service and name, then registration order.
+    public var registrations: [ServiceRegistration] {
+        let registrations = state.withLock { $0.registrations.sorted { $0.key < $1.key } }
+        return registrations.flatMap { key, list in
+            let active = try? activeRegistration(in: list, path: [])
+            return list.map { registration in
+                ServiceRegistration(
+                    service: key.service, name: key.name, implementation: registration.implementation,
+                    scope: registration.scope, source: registration.source,
+                    status: active == nil ? .conflicting : (active === registration ? .active : .shadowed))
+            }
+        }
+    }
+
+    // MARK: Internals
+
+    /// A lookup through a factory's resolver.
+    func resolve<Service>(
+        _ service: Service.Type, name: String?, arguments: ServiceArguments, context: ResolutionContext
+    ) throws(ServiceError) -> Service {
+        if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
+        return try resolveUncached(service, name: name, arguments: arguments, context: context)
+    }
+
+    /// Every lookup the cache cannot answer ends here. `context` is the resolver's chain, or nil for a call on
+    /// the manager, which joins the enclosing factory's chain or starts one.
+    ///
+    /// Kept out of line: its `Service?` locals make an unspecialized caller instantiate `Optional<Service>`
+    /// metadata on entry, which would cost the cached path more than the lookup itself.
+    @inline(never)
+    private func resolveUncached<Service>(
+        _ service: Service.Type, name: String?, arguments: ServiceArguments, context: ResolutionContext?
+    ) throws(ServiceError) -> Service {
+        let context = context ?? .joined()
+        let key = ServiceKey(service: typeName(of: service), name: name)
+        let lookup = try instance(for: key, arguments: arguments, context: context)
+        guard let typed = lookup.instance.value as? Service else {
+            throw ServiceError(
+                .doesNotConform(
+                    service: key.description, implementation: ServiceTypeName.of(type(of: lookup.instance.value))),
+                resolutionPath: context.appending(key).pathDescription)
+        }
+        if lookup.isCacheable {
+            let box = TypedInstanceBox(typed)
+            state.withLock { state in
+                if state.generation == lookup.generation { state.cache.insert(box, of: ObjectIdentifier(service), name: name) }
+            }
+        }
+        return typed
+    }
+
+    func log(_ error: ServiceError) {
+        logger.error("\(error)")
+    }
+
+    /// The cached path: one lookup under a briefly held lock, no allocation, no dynamic cast. Not generic,
+    /// and the caller reads the value with `TypedInstance.value(as:)`: a `Service?` here would make
+    /// unspecialized callers instantiate `Optional<Service>` metadata on every lookup.
+    private func cachedInstance(of service: Any.Type, name: String?) -> TypedInstance? {
+        let type = ObjectIdentifier(service)
+        return state.withLock { $0.cache.instance(of: type, name: name) }
+    }
+
+    private func instance(
+        for key: ServiceKey, arguments: ServiceArguments, context: ResolutionContext
+    ) throws(ServiceError) -> Lookup {
+        let (registration, generation) = try activeRegistration(for: key, path: context.path)
+        if context.path.contains(key) {
+            let chain = context.path + [key]
+            throw ServiceError(.cycle(chain: chain.map(\.description)), resolutionPath: chain.map(\.description))
+        }
+        let context = context.appending(key)
+        switch registration.scope {
+        case .transient:
+            let value = try make(registration, key: key, arguments: arguments, context: context)
+            return Lookup(instance: InstanceBox(value), isCacheable: false, generation: generation)
+        case .singleton, .named:
+            // A named-scope instance is cached per service name: the lookup's, else the registration's, else the
+            // service type's name (BeeHive's default serviceName).
+            let slotName = registration.scope == .named ? (key.name ?? registration.key.name ?? key.service) : nil
+            if let existing = registration.instance(named: slotName) {
+                return Lookup(instance: existing, isCacheable: true, generation: generation)
+            }
+            let instance = try gate.instance(
+                for: ConstructionGate.Slot(registration: ObjectIdentifier(registration), name: slotName), service: key,
+                context: context, existing: { registration.instance(named: slotName) },
+                build: { () throws(ServiceError) -> InstanceBox in
+                    let box = InstanceBox(try make(registration, key: key, arguments: arguments, context: context))
+                    registration.store(box, named: slotName)
+                    return box
+                })
+            return Lookup(instance: instance, isCacheable: true, generation: generation)
+        case .weak:
+            if let existing = registration.weakInstance() {
+                return Lookup(instance: existing, isCacheable: false, generation: generation)
+            }
+            let instance = try gate.instance(
+                for: ConstructionGate.Slot(registration: ObjectIdentifier(registration), name: nil), service: key,
+                context: context, existing: registration.weakInstance,
+                build: { () throws(ServiceError) -> InstanceBox in
+                    let value = try make(registration, key: key, arguments: arguments, context: context)
+                    guard type(of: value) is AnyClass else {
+                        throw ServiceError(
+                            .weakScopeNeedsClass(service: key.description, implementation: ServiceTypeName.of(type(of: value))),
+                            resolutionPath: context.pathDescription)
+                    }
+                    registration.storeWeak(value as AnyObject)
+                    return InstanceBox(value)
+                })
+            return Lookup(instance: instance, isCacheable: false, generation: generation)
+        }
+    }
+
+    /// Runs the registration's factory or initializer with `context` as the current resolution chain.
+    private func make(
+        _ registration: Registration, key: ServiceKey, arguments: ServiceArguments, context: ResolutionContext
+    ) throws(ServiceError) -> Any {
+        var arguments = arguments
+        arguments.service = key.description
+        let resolver = ServiceResolver(manager: self, context: context)
+        do {
+            let factory = try registration.factory()
+            return try ResolutionContext.$current.withValue(context) { try factory(resolver, arguments) }
+        } catch let error as ServiceError {
+            throw error.resolutionPath.isEmpty ? ServiceError(error.kind, resolutionPath: context.pathDescription) : error
+        } catch {
+            throw ServiceError(
+                .creationFailed(
+                    service: key.description, implementation: registration.implementation,
+                    reason: String(describing: error)),
+                resolutionPath: context.pathDescription)
+        }
+    }
+
+    /// The registration lookups of `key` use. A lookup with a name falls back to the service's unnamed
+    /// registration when that one has named scope: it serves every name.
+    private func activeRegistration(
+        for key: ServiceKey, path: [ServiceKey]
+    ) throws(ServiceError) -> (registration: Registration, generation: UInt64) {
+        let found = state.withLock { state in
+            (state.registrations[key], key.name == nil ? nil : state.registrations[ServiceKey(service: key.service, name: nil)], state.generation)
+        }
+        if let list = found.0 {
+            return (try activeRegistration(in: list, path: path + [key]), found.2)
+        }
+        if let list = found.1 {
+            let registration = try activeRegistration(in: list, path: path + [key])
+            if registration.scope == .named { return (registration, found.2) }
+        }
+        throw ServiceError(.notRegistered(service: key.description), resolutionPath: (path + [key]).map(\.description))
+    }
+
+    private func activeRegistration(in list: [Registration], path: [ServiceKey]) throws(ServiceError) -> Registration {
+        switch duplicatePolicy {
+        case .override:
+            return list[list.count - 1]
+        case .strict:
+            let first = list[0]
+            guard list.dropFirst().allSatisfy({ $0.provides(sameAs: first) }) else {
+                throw ServiceError(
+                    .duplicate(service: first.key.description, sources: list.map(\.source)),
+                    resolutionPath: path.map(\.description))
+            }
+            return first
+        }
+    }
+
+    private func add(_ registration: Registration) {
+        let earlier = state.withLock { state in
+            let earlier = state.registrations[registration.key, default: []]
+            state.registrations[registration.key, default: []].append(registration)
+            state.changed()
+            return earlier
+        }
+        guard let other = earlier.last(where: { !$0.provides(sameAs: registration) }) else { return }
+        let metadata: Logger.Metadata = [
+            "service": "\(registration.key)", "new": "\(registration.implementation) from \(registration.source)",
+            "earlier": "\(other.implementation) from \(other.source)",
+        ]
+        switch duplicatePolicy {
+        case .override:
+            logger.warning("service \(registration.key) registered again; the new registration replaces the earlier one", metadata: metadata)
+        case .strict:
+            logger.error(
+                "service \(registration.key) registered again; its lookups fail with a duplicate error until all but one registration are removed",
+                metadata: metadata)
+        }
+    }
+
+    private func typeName(of type: Any.Type) -> String {
+        let id = ObjectIdentifier(type)
+        if let name = state.withLock({ $0.typeNames[id] }) { return name }
+        let name = ServiceTypeName.of(type)
+        state.withLock { state in
+            state.typeNames[id] = name
+            state.knownTypes[name] = type
+        }
+        return name
+    }
+
+    private func knownType(named name: String) -> Any.Type? {
+        if let known = state.withLock({ $0.knownTypes[name] }) { return known }
+        guard let type = ServiceTypeName.type(named: name) else { return nil }
+        state.withLock { $0.knownTypes[name] = type }
+        return type
+    }
+
+    private static func key(of annotation: ServiceAnnotation) -> ServiceKey {
+        ServiceKey(service: ServiceTypeName.normalized(annotation.protocolName), name: annotation.name)
+    }
+}

@@ -1,0 +1,53 @@
+/// Names of service types, as annotations and configuration files spell them (`App.HomeService`), and the way
+/// back from such a name to the type.
+enum ServiceTypeName {
+    /// The name a type is registered under: `String(reflecting:)`, which prints `App.HomeService` for
+    /// `HomeService.self` and `(any HomeService).self` alike in Swift 6.3. A leading `any ` (printed by some
+    /// toolchains for existentials) is dropped so both spellings meet.
+    static func of(_ type: Any.Type) -> String {
+        normalized(String(reflecting: type))
+    }
+
+    static func normalized(_ name: String) -> String {
+        var name = Substring(name)
+        while name.first?.isWhitespace == true { name.removeFirst() }
+        while name.last?.isWhitespace == true { name.removeLast() }
+        if name.hasPrefix("any ") { name = name.dropFirst(4) }
+        return String(name)
+    }
+
+    /// The type named `name`: a top-level class by its dotted name, else a protocol by the mangled names its
+    /// dotted name can stand for. nil when nothing matches (protocol compositions, generic or local types).
+    static func type(named name: String) -> Any.Type? {
+        if let type = _typeByName(name) { return type }
+        let components = name.split(separator: ".", omittingEmptySubsequences: false)
+        // A module and a protocol, with at most two enclosing types, whose kinds are not in the name.
+        guard (2...4).contains(components.count), components.allSatisfy(isPlainIdentifier) else { return nil }
+        let module = components[0] == "Swift" ? "s" : mangled(components[0])
+        let protocolPart = mangled(components[components.count - 1]) + "P_p"
+        var contexts = [module]
+        for component in components.dropFirst().dropLast() {
+            contexts = contexts.flatMap { prefix in ["V", "C", "O"].map { prefix + mangled(component) + $0 } }
+        }
+        for context in contexts {
+            if let type = _typeByName(context + protocolPart) { return type }
+        }
+        return nil
+    }
+
+    /// Whether `value` is an instance of `type`, which may be a protocol's existential type.
+    static func isInstance(_ value: Any, of type: Any.Type) -> Bool {
+        func check<Target>(_: Target.Type) -> Bool { value is Target }
+        return check(type)
+    }
+
+    private static func mangled(_ identifier: Substring) -> String {
+        "\(identifier.utf8.count)\(identifier)"
+    }
+
+    private static func isPlainIdentifier(_ text: Substring) -> Bool {
+        guard let first = text.unicodeScalars.first, first.isASCII, first == "_" || first.properties.isAlphabetic
+        else { return false }
+        return text.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+    }
+}
