@@ -172,7 +172,9 @@ public final class Router: Sendable {
     public func addScheme(_ scheme: String) {
         let key = Self.tableKey(scheme)
         guard case .scheme(let name) = key else { return }
-        state.withLock { state in _ = state.schemes[name, default: RouteTable()] }
+        state.withLock { state in
+            if state.schemes[name] == nil { state.schemes[name] = RouteTable() }
+        }
     }
 
     /// Removes a scheme's table with its routes, options and unmatched-URL handler; its URLs go to the global
