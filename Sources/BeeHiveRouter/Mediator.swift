@@ -162,7 +162,7 @@ public final class Mediator: Sendable {
             throw .localOnlyAction(target: target, action: action, prefix: prefix)
         }
         var parameters = RouteParameters()
-        for item in parsed.queryItems(plusAsSpace: decodesPlusSymbols) { parameters.append(item.value, forKey: item.name) }
+        parsed.forEachQueryItem(plusAsSpace: decodesPlusSymbols) { name, value in parameters.append(value, forKey: name) }
         parameters.setValue(.string(url), forKey: RouteParameters.ReservedKey.url)
         return try perform(target: target, action: action, parameters: parameters)
     }

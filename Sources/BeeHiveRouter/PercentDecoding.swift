@@ -6,15 +6,10 @@ enum PercentDecoding {
     /// As in JLRoutes, `+` is replaced after percent-decoding, so `%2B` also becomes a space when `plusAsSpace`
     /// is set. A malformed escape (`%zz`, a trailing `%`) is kept as written, and so is text whose escapes do
     /// not decode to UTF-8.
-    static func decode(_ text: Substring, plusAsSpace: Bool) -> String {
-        var needsWork = false
-        for byte in text.utf8 where byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) {
-            needsWork = true
-            break
+    static func decode(_ source: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String {
+        guard source.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(decoding: source, as: UTF8.self)
         }
-        guard needsWork else { return String(text) }
-
-        let source = Array(text.utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(source.count)
         var index = 0
@@ -33,13 +28,13 @@ enum PercentDecoding {
         if plusAsSpace {
             for index in bytes.indices where bytes[index] == UInt8(ascii: "+") { bytes[index] = UInt8(ascii: " ") }
         }
-        guard let decoded = String(validating: bytes, as: UTF8.self) else { return String(text) }
-        return decoded
+        return String(validating: bytes, as: UTF8.self) ?? String(decoding: source, as: UTF8.self)
     }
 
-    /// Whether the text holds an escape, that is, whether `decode` can change it when `+` is left alone.
-    static func containsEscape(_ text: Substring) -> Bool {
-        text.utf8.contains(UInt8(ascii: "%"))
+    /// The decoded text of a pattern's literal component.
+    static func decode(_ text: Substring, plusAsSpace: Bool) -> String {
+        var text = String(text)
+        return text.withUTF8 { decode($0, plusAsSpace: plusAsSpace) }
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

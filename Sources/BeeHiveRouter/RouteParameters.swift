@@ -65,7 +65,15 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
     /// The value of ``ReservedKey/scheme`` for routes of the global table.
     public static let globalScheme = "BeeHiveGlobalRoutesScheme"
 
-    var storage: [String: Value]
+    /// Every value but the reserved ones, which live in their own fields so that a match of a route without
+    /// variables or query builds no dictionary at all.
+    private(set) var storage: [String: Value]
+    public private(set) var pattern: String?
+    public private(set) var url: String?
+    /// The scheme of the matched route's table, or ``globalScheme``.
+    public private(set) var scheme: String?
+    /// What a `*` matched; nil when the route has no wildcard.
+    public private(set) var wildcardComponents: [String]?
 
     public init() {
         storage = [:]
@@ -73,30 +81,37 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
 
     /// Parameters holding these values; strings and string arrays keep their string form.
     public init(_ values: [String: any Sendable]) {
-        storage = values.mapValues(Value.init)
+        self.init()
+        for (key, value) in values { setValue(Value(value), forKey: key) }
     }
 
     init(capacity: Int) {
-        storage = Dictionary(minimumCapacity: capacity)
+        storage = capacity == 0 ? [:] : Dictionary(minimumCapacity: capacity)
     }
 
     /// The string under `key`, or the first of its strings; nil when absent or not a string.
     public subscript(key: String) -> String? {
-        storage[key]?.string
+        value(forKey: key)?.string
     }
 
     /// Every string under `key`: all the values of a repeated query key, one for a single value.
     public func strings(forKey key: String) -> [String] {
-        storage[key]?.strings ?? []
+        value(forKey: key)?.strings ?? []
     }
 
     public func value(forKey key: String) -> Value? {
-        storage[key]
+        switch key {
+        case ReservedKey.pattern: pattern.map(Value.string)
+        case ReservedKey.url: url.map(Value.string)
+        case ReservedKey.scheme: scheme.map(Value.string)
+        case ReservedKey.wildcardComponents: wildcardComponents.map(Value.strings)
+        default: storage[key]
+        }
     }
 
-    /// The caller's value under `key` when it has type `T`.
+    /// The value under `key` when it has type `T`.
     public func value<T>(forKey key: String, as type: T.Type = T.self) -> T? {
-        switch storage[key] {
+        switch value(forKey: key) {
         case .string(let string): string as? T
         case .strings(let strings): strings as? T
         case .object(let object): object as? T
@@ -104,38 +119,60 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Sets or removes a value; a reserved key takes only a string (a list of strings for the wildcard
+    /// components).
     public mutating func setValue(_ value: Value?, forKey key: String) {
-        storage[key] = value
+        switch key {
+        case ReservedKey.pattern: pattern = value?.string
+        case ReservedKey.url: url = value?.string
+        case ReservedKey.scheme: scheme = value?.string
+        case ReservedKey.wildcardComponents: wildcardComponents = value?.strings
+        default: storage[key] = value
+        }
     }
 
-    /// Adds `value` under `key`, turning a repeated key into a list of every value.
+    /// Adds `value` under `key`, turning a repeated key into a list of every value. Reserved keys are left to
+    /// the router.
     mutating func append(_ value: String, forKey key: String) {
+        guard !ReservedKey.all.contains(key) else { return }
         switch storage[key] {
-        case nil: storage[key] = .string(value)
+        case nil, .object: storage[key] = .string(value)
         case .string(let first): storage[key] = .strings([first, value])
         case .strings(var values):
             storage[key] = nil
             values.append(value)
             storage[key] = .strings(values)
-        case .object: storage[key] = .string(value)
         }
     }
 
-    public var count: Int { storage.count }
-    public var isEmpty: Bool { storage.isEmpty }
-    public var keys: Dictionary<String, Value>.Keys { storage.keys }
-    public func contains(_ key: String) -> Bool { storage[key] != nil }
+    mutating func setReserved(pattern: String, url: String, scheme: String, wildcardComponents: [String]?) {
+        self.pattern = pattern
+        self.url = url
+        self.scheme = scheme
+        self.wildcardComponents = wildcardComponents
+    }
 
-    /// The matched route's pattern, as registered.
-    public var pattern: String? { self[ReservedKey.pattern] }
-    /// The URL that was routed.
-    public var url: String? { self[ReservedKey.url] }
-    /// The scheme of the matched route's table, or ``globalScheme``.
-    public var scheme: String? { self[ReservedKey.scheme] }
-    /// What a `*` matched; nil when the route has no wildcard.
-    public var wildcardComponents: [String]? { storage[ReservedKey.wildcardComponents]?.strings }
+    /// How many keys hold a value, reserved keys included.
+    public var count: Int {
+        storage.count + (pattern == nil ? 0 : 1) + (url == nil ? 0 : 1) + (scheme == nil ? 0 : 1)
+            + (wildcardComponents == nil ? 0 : 1)
+    }
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// Every key that holds a value, reserved keys included, in no particular order.
+    public var keys: [String] {
+        var keys = Array(storage.keys)
+        if pattern != nil { keys.append(ReservedKey.pattern) }
+        if url != nil { keys.append(ReservedKey.url) }
+        if scheme != nil { keys.append(ReservedKey.scheme) }
+        if wildcardComponents != nil { keys.append(ReservedKey.wildcardComponents) }
+        return keys
+    }
+
+    public func contains(_ key: String) -> Bool { value(forKey: key) != nil }
 
     public var description: String {
-        "[" + storage.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
+        "[" + keys.sorted().map { "\($0): \(value(forKey: $0)!)" }.joined(separator: ", ") + "]"
     }
 }

@@ -6,12 +6,12 @@
 ///
 /// Matching explores every branch that fits the URL (a literal child, then the variable child, then wildcard
 /// routes), so a literal that leads nowhere falls back to a variable at the same depth: with `/:provider` and
-/// `/google/callback` registered, `/google` matches `/:provider` (RoutingKit's vapor/vapor#3213 fails it).
-/// Among every route that fits, it returns the best ranked one, or the best one ranked after a given rank
-/// when the previous handler declined.
+/// `/google/callback` registered, `/google` matches `/:provider` (RoutingKit's trie fails it, vapor/vapor#3213).
+/// Among every route that fits, it picks the best ranked one, or the best one ranked after a given rank when
+/// the previous handler declined.
 struct RouteTrie: Sendable {
     private struct Node: Sendable {
-        var literals: [Substring: Int32] = [:]
+        var literals = LiteralTable()
         var variable: Int32 = -1
         var fragment: Int32 = -1
         /// Routes whose pattern ends here, best rank first.
@@ -25,17 +25,9 @@ struct RouteTrie: Sendable {
     }
 
     private enum Edge {
-        case literal(Substring)
+        case literal(String)
         case variable
         case fragment
-    }
-
-    struct Match {
-        let entry: RouteEntry
-        /// For each variable of the entry, the index of the URL component it captured.
-        let captures: [Int]
-        /// The first component the wildcard matched, for `*` routes.
-        let wildcardStart: Int?
     }
 
     private var nodes: [Node] = [Node()]
@@ -45,7 +37,7 @@ struct RouteTrie: Sendable {
         var current: Int32 = 0
         for segment in expansion.segments {
             switch segment {
-            case .literal(let text): current = child(of: current, via: .literal(Substring(text)))
+            case .literal(let text): current = child(of: current, via: .literal(text))
             case .variable: current = child(of: current, via: .variable)
             case .fragmentMarker: current = child(of: current, via: .fragment)
             case .wildcard:
@@ -64,7 +56,7 @@ struct RouteTrie: Sendable {
         for segment in expansion.segments {
             let edge: Edge
             switch segment {
-            case .literal(let text): edge = .literal(Substring(text))
+            case .literal(let text): edge = .literal(text)
             case .variable: edge = .variable
             case .fragmentMarker: edge = .fragment
             case .wildcard:
@@ -82,7 +74,7 @@ struct RouteTrie: Sendable {
         }
         while let (parent, edge) = path.last, nodes[Int(current)].isEmpty {
             switch edge {
-            case .literal(let text): nodes[Int(parent)].literals[text] = nil
+            case .literal(let text): nodes[Int(parent)].literals.remove(text)
             case .variable: nodes[Int(parent)].variable = -1
             case .fragment: nodes[Int(parent)].fragment = -1
             }
@@ -93,62 +85,92 @@ struct RouteTrie: Sendable {
         }
     }
 
-    /// The best ranked route that fits the URL, or when `bound` is given, the best ranked after `bound`.
-    func bestMatch(_ url: RouteURL, after bound: RouteRank?) -> Match? {
+    /// Calls `body` with the best ranked route that fits the URL (or, when `bound` is given, the best ranked
+    /// after `bound`), the index of the URL component each of its variables captured, and the first component
+    /// its wildcard matched. Returns nil when no route fits.
+    func withBestMatch<Result>(
+        _ url: RouteURL, after bound: RouteRank?,
+        _ body: (_ entry: RouteEntry, _ captures: UnsafeBufferPointer<Int>, _ wildcardStart: Int?) -> Result
+    ) -> Result? {
         let count = url.components.count
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count + 1) { buffer in
-            var search = Search(nodes: nodes, url: url, bound: bound, captures: buffer.baseAddress!, best: buffer.baseAddress! + count)
-            search.visit(0, index: 0, captured: 0)
-            guard let entry = search.bestEntry else { return nil }
-            return Match(
-                entry: entry, captures: Array(UnsafeBufferPointer(start: search.best, count: entry.variableNames.count)),
-                wildcardStart: search.bestWildcardStart)
+        return url.withBytes { bytes in
+            url.components.withUnsafeBufferPointer { components in
+                nodes.withUnsafeBufferPointer { nodes in
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count + 1) { buffer in
+                        var search = Search(
+                            nodes: nodes, bytes: bytes, components: components, bound: bound,
+                            captures: buffer.baseAddress!, best: buffer.baseAddress! + count)
+                        search.visit(0, index: 0, captured: 0)
+                        guard let entry = search.bestEntry else { return nil }
+                        let captures = UnsafeBufferPointer(start: search.best, count: entry.variableNames.count)
+                        return body(entry, captures, search.bestWildcardStart)
+                    }
+                }
+            }
         }
     }
 
+    /// Whether some route fits the URL.
+    func matches(_ url: RouteURL) -> Bool {
+        withBestMatch(url, after: nil) { _, _, _ in true } ?? false
+    }
+
     /// The depth-first walk over every branch that fits the URL. Captured component indices go to a scratch
-    /// buffer; the best candidate's are copied aside, so the walk allocates nothing.
+    /// buffer and the best candidate's are copied aside, so the walk allocates nothing unless a component
+    /// needs percent-decoding.
     private struct Search {
-        let nodes: [Node]
-        let url: RouteURL
+        let nodes: UnsafeBufferPointer<Node>
+        let bytes: UnsafeBufferPointer<UInt8>
+        let components: UnsafeBufferPointer<RouteURL.Component>
         let bound: RouteRank?
         let captures: UnsafeMutablePointer<Int>
         let best: UnsafeMutablePointer<Int>
         var bestEntry: RouteEntry?
         var bestWildcardStart: Int?
 
-        init(nodes: [Node], url: RouteURL, bound: RouteRank?, captures: UnsafeMutablePointer<Int>, best: UnsafeMutablePointer<Int>) {
+        init(
+            nodes: UnsafeBufferPointer<Node>, bytes: UnsafeBufferPointer<UInt8>,
+            components: UnsafeBufferPointer<RouteURL.Component>, bound: RouteRank?, captures: UnsafeMutablePointer<Int>,
+            best: UnsafeMutablePointer<Int>
+        ) {
             self.nodes = nodes
-            self.url = url
+            self.bytes = bytes
+            self.components = components
             self.bound = bound
             self.captures = captures
             self.best = best
         }
 
-        mutating func visit(_ nodeIndex: Int32, index: Int, captured: Int) {
-            let node = nodes[Int(nodeIndex)]
-            if !node.wildcardRoutes.isEmpty {
-                consider(node.wildcardRoutes, captured: captured, wildcardStart: index)
+        mutating func visit(_ node: Int32, index: Int, captured: Int) {
+            let node = Int(node)
+            if !nodes[node].wildcardRoutes.isEmpty {
+                consider(nodes[node].wildcardRoutes, captured: captured, wildcardStart: index)
             }
-            let components = url.components
             guard index < components.count else {
-                if !node.routes.isEmpty { consider(node.routes, captured: captured, wildcardStart: nil) }
+                if !nodes[node].routes.isEmpty { consider(nodes[node].routes, captured: captured, wildcardStart: nil) }
                 return
             }
             let component = components[index]
             if component.isFragmentMarker {
-                if node.fragment >= 0 { visit(node.fragment, index: index + 1, captured: captured) }
+                let fragment = nodes[node].fragment
+                if fragment >= 0 { visit(fragment, index: index + 1, captured: captured) }
                 return
             }
-            if !node.literals.isEmpty {
-                let raw = url.text[component.range]
-                let key = PercentDecoding.containsEscape(raw) ? Substring(PercentDecoding.decode(raw, plusAsSpace: false)) : raw
-                if let child = node.literals[key] { visit(child, index: index + 1, captured: captured) }
+            if !nodes[node].literals.isEmpty, let child = literalChild(of: node, for: component) {
+                visit(child, index: index + 1, captured: captured)
             }
-            if node.variable >= 0 {
+            let variable = nodes[node].variable
+            if variable >= 0 {
                 captures[captured] = index
-                visit(node.variable, index: index + 1, captured: captured + 1)
+                visit(variable, index: index + 1, captured: captured + 1)
             }
+        }
+
+        /// Literals are stored decoded, so a component with escapes is decoded before the lookup.
+        private func literalChild(of node: Int, for component: RouteURL.Component) -> Int32? {
+            let raw = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
+            guard component.hasEscape else { return nodes[node].literals.child(for: raw) }
+            return nodes[node].literals.child(for: PercentDecoding.decode(raw, plusAsSpace: false))
         }
 
         private mutating func consider(_ entries: [RouteEntry], captured: Int, wildcardStart: Int?) {
@@ -170,7 +192,7 @@ struct RouteTrie: Sendable {
             nodes.append(Node())
         }
         switch edge {
-        case .literal(let text): nodes[Int(parent)].literals[text] = index
+        case .literal(let text): nodes[Int(parent)].literals.insert(text, child: index)
         case .variable: nodes[Int(parent)].variable = index
         case .fragment: nodes[Int(parent)].fragment = index
         }
@@ -178,14 +200,11 @@ struct RouteTrie: Sendable {
     }
 
     private func existingChild(of parent: Int32, via edge: Edge) -> Int32? {
-        let node = nodes[Int(parent)]
-        let index: Int32
         switch edge {
-        case .literal(let text): index = node.literals[text] ?? -1
-        case .variable: index = node.variable
-        case .fragment: index = node.fragment
+        case .literal(let text): return nodes[Int(parent)].literals.child(for: text)
+        case .variable: return nodes[Int(parent)].variable >= 0 ? nodes[Int(parent)].variable : nil
+        case .fragment: return nodes[Int(parent)].fragment >= 0 ? nodes[Int(parent)].fragment : nil
         }
-        return index >= 0 ? index : nil
     }
 
     private static func insert(_ entry: RouteEntry, into entries: inout [RouteEntry]) {

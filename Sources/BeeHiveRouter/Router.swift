@@ -49,13 +49,14 @@ public final class Router: Sendable {
         }
     }
 
-    /// What one routing call needs, copied under the lock.
+    /// What one routing call needs, copied under the lock: a few retains, no copying of tables.
     private struct Snapshot {
         let configuration: RouterConfiguration
-        let primary: RouteTable
-        let primaryIsGlobal: Bool
-        let fallback: RouteTable?
-        let globalUnmatchedHandler: UnmatchedHandler?
+        let primary: RouteTrie
+        /// The scheme table's key, or nil when the URL goes to the global table.
+        let schemeTable: String?
+        /// The global table, when the scheme table falls back to it.
+        let fallback: RouteTrie?
         let interceptors: [InterceptorEntry]
     }
 
@@ -287,8 +288,7 @@ public final class Router: Sendable {
     public func canRoute(_ url: String) -> Bool {
         let snapshot = snapshot(for: url)
         let parsed = RouteURL(url, treatsHostAsPathComponent: snapshot.configuration.alwaysTreatsHostAsPathComponent)
-        if snapshot.primary.trie.bestMatch(parsed, after: nil) != nil { return true }
-        return snapshot.fallback?.trie.bestMatch(parsed, after: nil) != nil
+        return snapshot.primary.matches(parsed) || snapshot.fallback?.matches(parsed) == true
     }
 
     /// The route a URL matches first and the parameters its handler would receive, without running handlers
@@ -340,10 +340,7 @@ public final class Router: Sendable {
             }
             let request = Self.request(for: parsed, caller: caller, redirects: redirects, plusAsSpace: plusAsSpace)
             logger.debug("no route handled the URL", metadata: ["url": "\(current)"])
-            let unmatchedHandler =
-                snapshot.primary.unmatchedHandler
-                ?? (snapshot.primaryIsGlobal || snapshot.fallback != nil ? snapshot.globalUnmatchedHandler : nil)
-            unmatchedHandler?(request)
+            unmatchedHandler(for: snapshot)?(request)
             return .unmatched(request)
         }
     }
@@ -351,19 +348,26 @@ public final class Router: Sendable {
     // MARK: Internals
 
     private func snapshot(for url: String) -> Snapshot {
-        let name = RouteURL.schemeEnd(in: url).map { url[..<$0].lowercased() }
+        let name = RouteURL.lowercasedScheme(of: url)
         return state.withLock { state in
             var interceptors = state.globalInterceptors
             if let name, let schemeInterceptors = state.schemeInterceptors[name] { interceptors += schemeInterceptors }
             if let name, let table = state.schemes[name] {
                 return Snapshot(
-                    configuration: state.configuration, primary: table, primaryIsGlobal: false,
-                    fallback: table.fallsBackToGlobalRoutes ? state.global : nil,
-                    globalUnmatchedHandler: state.global.unmatchedHandler, interceptors: interceptors)
+                    configuration: state.configuration, primary: table.trie, schemeTable: name,
+                    fallback: table.fallsBackToGlobalRoutes ? state.global.trie : nil, interceptors: interceptors)
             }
             return Snapshot(
-                configuration: state.configuration, primary: state.global, primaryIsGlobal: true, fallback: nil,
-                globalUnmatchedHandler: state.global.unmatchedHandler, interceptors: interceptors)
+                configuration: state.configuration, primary: state.global.trie, schemeTable: nil, fallback: nil,
+                interceptors: interceptors)
+        }
+    }
+
+    /// The handler of the table the URL went to; the global one when that table has none and fell back.
+    private func unmatchedHandler(for snapshot: Snapshot) -> UnmatchedHandler? {
+        state.withLock { state in
+            guard let name = snapshot.schemeTable else { return state.global.unmatchedHandler }
+            return state.schemes[name]?.unmatchedHandler ?? (snapshot.fallback != nil ? state.global.unmatchedHandler : nil)
         }
     }
 
@@ -371,15 +375,16 @@ public final class Router: Sendable {
     /// the fallback table.
     private func resolve(_ url: RouteURL, in snapshot: Snapshot, caller: RouteParameters?, runningHandlers: Bool) -> RouteMatch? {
         let plusAsSpace = snapshot.configuration.decodesPlusSymbols
-        func resolve(in table: RouteTable) -> RouteMatch? {
+        func resolve(in trie: RouteTrie) -> RouteMatch? {
             var bound: RouteRank?
-            while let found = table.trie.bestMatch(url, after: bound) {
-                let parameters = Self.parameters(for: found, in: url, caller: caller, plusAsSpace: plusAsSpace)
-                let definition = found.entry.definition
+            while let (entry, parameters) = trie.withBestMatch(url, after: bound, { entry, captures, wildcardStart in
+                (entry, Self.parameters(for: entry, captures: captures, wildcardStart: wildcardStart, in: url, caller: caller, plusAsSpace: plusAsSpace))
+            }) {
+                let definition = entry.definition
                 if !runningHandlers || definition.handler(parameters) {
                     return RouteMatch(route: definition.descriptor, parameters: parameters)
                 }
-                bound = found.entry.rank
+                bound = entry.rank
             }
             return nil
         }
@@ -391,26 +396,26 @@ public final class Router: Sendable {
     /// JLRoutes' merge order: query parameters, then route variables, then the caller's values, then the
     /// reserved keys, each overriding the previous.
     private static func parameters(
-        for match: RouteTrie.Match, in url: RouteURL, caller: RouteParameters?, plusAsSpace: Bool
+        for entry: RouteEntry, captures: UnsafeBufferPointer<Int>, wildcardStart: Int?, in url: RouteURL,
+        caller: RouteParameters?, plusAsSpace: Bool
     ) -> RouteParameters {
-        let definition = match.entry.definition
-        var parameters = RouteParameters(capacity: 4 + match.captures.count + (caller?.count ?? 0) + url.queries.count * 4)
-        if !url.queries.isEmpty {
-            for item in url.queryItems(plusAsSpace: plusAsSpace) { parameters.append(item.value, forKey: item.name) }
+        let hasQuery = url.query != nil || url.fragmentQuery != nil
+        var parameters = RouteParameters(capacity: captures.count + (caller?.storage.count ?? 0) + (hasQuery ? 4 : 0))
+        if hasQuery {
+            url.forEachQueryItem(plusAsSpace: plusAsSpace) { name, value in parameters.append(value, forKey: name) }
         }
-        for (name, index) in zip(match.entry.variableNames, match.captures) {
-            parameters.storage[name] = .string(url.value(of: url.components[index], plusAsSpace: plusAsSpace))
+        for (name, index) in zip(entry.variableNames, captures) {
+            parameters.setValue(.string(url.value(of: url.components[index], plusAsSpace: plusAsSpace)), forKey: name)
         }
         if let caller {
-            for (key, value) in caller.storage { parameters.storage[key] = value }
+            for (key, value) in caller.storage { parameters.setValue(value, forKey: key) }
         }
-        parameters.storage[RouteParameters.ReservedKey.pattern] = .string(definition.pattern.text)
-        parameters.storage[RouteParameters.ReservedKey.url] = .string(url.text)
-        parameters.storage[RouteParameters.ReservedKey.scheme] = .string(definition.scheme ?? RouteParameters.globalScheme)
-        if let start = match.wildcardStart {
-            let rest = url.components[start...].map { url.value(of: $0, plusAsSpace: plusAsSpace) }
-            parameters.storage[RouteParameters.ReservedKey.wildcardComponents] = .strings(rest)
-        }
+        let definition = entry.definition
+        parameters.setReserved(
+            pattern: definition.pattern.text, url: url.text, scheme: definition.scheme ?? RouteParameters.globalScheme,
+            wildcardComponents: wildcardStart.map { start in
+                url.components[start...].map { url.value(of: $0, plusAsSpace: plusAsSpace) }
+            })
         return parameters
     }
 
@@ -418,7 +423,7 @@ public final class Router: Sendable {
         for url: RouteURL, caller: RouteParameters?, redirects: [String], plusAsSpace: Bool
     ) -> RouteRequest {
         RouteRequest(
-            url: url.text, scheme: url.scheme.map(String.init),
+            url: url.text, scheme: url.scheme,
             pathComponents: url.components.map { url.value(of: $0, plusAsSpace: plusAsSpace) },
             parameters: caller ?? RouteParameters(), redirects: redirects)
     }
