@@ -178,11 +178,7 @@ public final class Mediator: Sendable {
     public func apply(_ update: RegistryUpdate) -> [RegistryDiagnostic] {
         for record in update.removed {
             guard case .target = record.payload else { continue }
-            state.withLock { state in
-                guard let (name, id) = state.annotatedTargets.removeValue(forKey: record) else { return }
-                state.targets[name]?.removeAll { $0.id == id }
-                if state.targets[name]?.isEmpty == true { state.targets[name] = nil }
-            }
+            removeAnnotatedTarget(of: record)
         }
         var diagnostics: [RegistryDiagnostic] = []
         for record in update.added {
@@ -192,6 +188,7 @@ public final class Mediator: Sendable {
                 diagnostics.append(
                     RegistryDiagnostic(diagnostic.kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text))
             case .success(let type):
+                removeAnnotatedTarget(of: record)
                 let id = insert(Self.entry(for: type), as: target.name, first: false)
                 state.withLock { $0.annotatedTargets[record] = (target.name, id) }
             }
@@ -213,6 +210,14 @@ public final class Mediator: Sendable {
                 state.targets[name, default: []].append(entry)
             }
             return entry.id
+        }
+    }
+
+    private func removeAnnotatedTarget(of record: AnnotationRecord) {
+        state.withLock { state in
+            guard let (name, id) = state.annotatedTargets.removeValue(forKey: record) else { return }
+            state.targets[name]?.removeAll { $0.id == id }
+            if state.targets[name]?.isEmpty == true { state.targets[name] = nil }
         }
     }
 

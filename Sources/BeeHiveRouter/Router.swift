@@ -219,7 +219,10 @@ public final class Router: Sendable {
     /// table, the global handler is called.
     public func setUnmatchedHandler(_ handler: UnmatchedHandler?, forScheme scheme: String? = nil) {
         let key = Self.tableKey(scheme)
-        state.withLock { state in state.withTable(key) { $0.unmatchedHandler = handler } }
+        state.withLock { state in
+            if handler == nil, case .scheme(let name) = key, state.schemes[name] == nil { return }
+            state.withTable(key) { $0.unmatchedHandler = handler }
+        }
     }
 
     /// The routes of a table in the order they are tried; empty when the scheme has no table.

@@ -126,3 +126,33 @@ final class OrderTarget: MediatorTarget {
         #expect(router.allRoutes.isEmpty)
     }
 }
+
+@Suite struct RepeatedAnnotationTests {
+    @Test func applyingTheSameRecordTwiceKeepsOneRegistration() throws {
+        let origin = RecordOrigin(objectPath: "/opt/app/libTwice.so", section: SectionName.routes, offset: 0)
+        let route = try RecordParser.parse(bytes: Array("beehive:1|route|/twice/:id|BeeHiveRouterTests.UserHandler".utf8), origin: origin).get()
+        let target = try RecordParser.parse(bytes: Array("beehive:1|target|twice|BeeHiveRouterTests.OrderTarget".utf8), origin: origin).get()
+        var update = RegistryUpdate()
+        update.added = [route, target]
+        let router = Router()
+        let mediator = Mediator()
+        router.apply(update)
+        router.apply(update)
+        mediator.apply(update)
+        mediator.apply(update)
+        #expect(router.routes().count == 1)
+
+        var removal = RegistryUpdate()
+        removal.removed = [route, target]
+        router.apply(removal)
+        mediator.apply(removal)
+        #expect(router.routes().isEmpty)
+        #expect(mediator.targetNames.isEmpty)
+    }
+
+    @Test func clearingAnUnmatchedHandlerCreatesNoTable() {
+        let router = Router()
+        router.setUnmatchedHandler(nil, forScheme: "none")
+        #expect(router.schemes.isEmpty)
+    }
+}

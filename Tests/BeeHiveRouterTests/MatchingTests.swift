@@ -1,4 +1,9 @@
 import BeeHiveRouter
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Synchronization
 import Testing
 
@@ -229,5 +234,49 @@ import Testing
         #expect(match.parameters["tab"] == "posts")
         #expect(match.parameters.value(forKey: "x", as: Int.self) == 1)
         #expect(recorder.count == 0)
+    }
+}
+
+@Suite struct RegistrationTests {
+    @Test func removingByPatternRemovesEveryRegistrationOfIt() throws {
+        let router = Router()
+        try router.addRoute("/dup") { _ in false }
+        try router.addRoute("/dup")
+        try router.addRoute("/dup", scheme: "other")
+        #expect(router.removeRoutes(withPattern: "/dup") == 2)
+        #expect(router.routes().isEmpty)
+        #expect(router.routes(scheme: "other").count == 1)
+        #expect(router.removeRoutes(withPattern: "/dup", scheme: "missing") == 0)
+    }
+
+    @Test func fragmentParametersWithoutAPath() throws {
+        let harness = Harness()
+        try harness.add("/page")
+        #expect(try harness.route("app://page#?a=1")?["a"] == "1")
+        let both = try #require(try harness.route("app://page#a=&b=1"))
+        #expect(both["a"] == "")
+        #expect(both["b"] == "1")
+    }
+
+    @Test func foundationURLsRouteLikeTheirText() throws {
+        let harness = Harness()
+        try harness.add("/user/:id")
+        let url = try #require(URL(string: "myapp://user/42?tab=a"))
+        #expect(harness.router.canRoute(url))
+        #expect(harness.router.match(url)?.parameters["tab"] == "a")
+        #expect(try harness.router.route(url).match?.parameters["id"] == "42")
+    }
+
+    @Test func parametersDescribeThemselves() throws {
+        var parameters = RouteParameters(["b": "x", "a": 1, "list": ["p", "q"]])
+        parameters.setValue(.string("/p"), forKey: RouteParameters.ReservedKey.pattern)
+        #expect(parameters.description == "[BeeHiveRoutePattern: \"/p\", a: 1, b: \"x\", list: [\"p\", \"q\"]]")
+        #expect(parameters.count == 4)
+        #expect(parameters.contains("a"))
+        #expect(parameters.strings(forKey: "list") == ["p", "q"])
+        #expect(parameters["list"] == "p")
+        parameters.setValue(nil, forKey: "a")
+        #expect(!parameters.contains("a"))
+        #expect(parameters.keys.sorted() == ["BeeHiveRoutePattern", "b", "list"])
     }
 }
