@@ -18,19 +18,3 @@ public enum RouteResult: Sendable {
         return nil
     }
 }
-
-/// A route that matched a URL, with the parameters its handler receives.
-public struct RouteMatch: Sendable {
-    public let route: RouteDescriptor
-    public let parameters: RouteParameters
-}
-
-/// An interceptor's refusal.
-public struct RouteRejection: Sendable, CustomStringConvertible {
-    /// The URL refused (after redirects, the URL redirected to).
-    public let url: String
-    public let reason: String
-    public let interceptor: InterceptorID
-
-    public var description: String { "\(interceptor) rejected \(url): \(reason)" }
-}
