@@ -1,0 +1,256 @@
+import BeeHiveRegistry
+import Logging
+import Synchronization
+
+/// Target-action calls between modules that do not import each other (CTMediator), without the Objective-C
+/// runtime: targets are registered by name, in code or by `.target` annotations, and actions are dispatched
+/// through each target's typed ``MediatorTarget/Action``.
+///
+/// ```swift
+/// mediator.register(ShopTarget.self, as: "shop")
+/// let page = try mediator.perform(target: "shop", action: "detail", parameters: ["id": "42"])
+/// let same = try mediator.perform(url: "app://shop/detail?id=42")
+/// ```
+///
+/// A target registered in code takes precedence over one registered by annotation under the same name.
+public final class Mediator: Sendable {
+    /// Answers calls nobody is registered for; what it returns is the call's result.
+    public typealias Fallback = @Sendable (MediatorMiss) -> (any Sendable)?
+
+    private enum Invocation {
+        case performed((any Sendable)?)
+        case unknownAction
+    }
+
+    private struct TargetEntry: Sendable {
+        let id: UInt64
+        let hasAction: @Sendable (String) -> Bool
+        let invoke: @Sendable (String, RouteParameters) throws -> Invocation
+    }
+
+    private struct State: Sendable {
+        /// The first entry of a name answers; the others wait for it to go.
+        var targets: [String: [TargetEntry]] = [:]
+        var fallback: Fallback?
+        var annotatedTargets: [AnnotationRecord: (name: String, id: UInt64)] = [:]
+        var nextID: UInt64 = 1
+    }
+
+    /// The scheme URLs must have, or nil for any scheme.
+    public let scheme: String?
+    /// Actions starting with this prefix cannot be performed through a URL (CTMediator refuses `native...`
+    /// actions from URLs, which may come from outside the app). nil allows every action.
+    public let localOnlyActionPrefix: String?
+    /// Whether `+` in URL query values becomes a space.
+    public let decodesPlusSymbols: Bool
+    private let state = Mutex(State())
+    private let logger: Logger
+
+    public init(
+        scheme: String? = nil, localOnlyActionPrefix: String? = "native", decodesPlusSymbols: Bool = true,
+        logger: Logger = Logger(label: "beehive.mediator", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.scheme = scheme
+        self.localOnlyActionPrefix = localOnlyActionPrefix
+        self.decodesPlusSymbols = decodesPlusSymbols
+        self.logger = logger
+    }
+
+    // MARK: Registering targets
+
+    /// Registers a target type under a name; every call makes a new instance.
+    public func register<Target: MediatorTarget>(_ type: Target.Type, as name: String) {
+        insert(Self.entry(for: type), as: name, first: true)
+    }
+
+    /// Registers a target instance under a name; every call uses this instance (CTMediator's cached target).
+    public func register<Target: MediatorTarget & Sendable>(_ target: Target, as name: String) {
+        insert(Self.entry(for: target), as: name, first: true)
+    }
+
+    /// Removes every target registered under the name.
+    public func removeTarget(named name: String) {
+        _ = state.withLock { $0.targets.removeValue(forKey: name) }
+    }
+
+    /// The names that have a target, sorted.
+    public var targetNames: [String] {
+        state.withLock { $0.targets.keys.sorted() }
+    }
+
+    /// Sets the fallback for calls to an unknown target or action (nil removes it): with a fallback, such
+    /// calls return its result instead of throwing.
+    public func setFallback(_ fallback: Fallback?) {
+        state.withLock { $0.fallback = fallback }
+    }
+
+    /// Whether a call would reach an action (the fallback does not count).
+    public func canPerform(target: String, action: String) -> Bool {
+        guard let entry = state.withLock({ $0.targets[target]?.first }) else { return false }
+        return entry.hasAction(action)
+    }
+
+    // MARK: Performing actions
+
+    /// Performs an action of a target (CTMediator's `performTarget:action:params:`).
+    ///
+    /// - Throws: ``MediatorError/unknownTarget(target:action:)`` or ``MediatorError/unknownAction(target:action:)``
+    ///   when nobody answers and no fallback is set; ``MediatorError/actionFailed(target:action:underlying:)``
+    ///   when the action throws.
+    @discardableResult
+    public func perform(target: String, action: String, parameters: [String: any Sendable] = [:]) throws(MediatorError) -> (any Sendable)? {
+        try perform(target: target, action: action, parameters: RouteParameters(parameters))
+    }
+
+    @discardableResult
+    public func perform(target: String, action: String, parameters: RouteParameters) throws(MediatorError) -> (any Sendable)? {
+        let (entry, fallback) = state.withLock { ($0.targets[target]?.first, $0.fallback) }
+        guard let entry else {
+            return try miss(.unknownTarget(target: target, action: action, parameters: parameters), fallback: fallback)
+        }
+        let invocation: Invocation
+        do {
+            invocation = try entry.invoke(action, parameters)
+        } catch {
+            throw .actionFailed(target: target, action: action, underlying: error)
+        }
+        switch invocation {
+        case .performed(let result):
+            return result
+        case .unknownAction:
+            return try miss(.unknownAction(target: target, action: action, parameters: parameters), fallback: fallback)
+        }
+    }
+
+    /// Performs an action and returns its result as `T`.
+    ///
+    /// - Throws: ``MediatorError/unexpectedResult(target:action:expected:actual:)`` when the result is not a `T`,
+    ///   and what the untyped form throws.
+    public func perform<T>(
+        target: String, action: String, parameters: [String: any Sendable] = [:], as type: T.Type
+    ) throws(MediatorError) -> T {
+        let result = try perform(target: target, action: action, parameters: RouteParameters(parameters))
+        guard let typed = result as? T else {
+            throw .unexpectedResult(
+                target: target, action: action, expected: String(describing: T.self),
+                actual: result.map { String(describing: Swift.type(of: $0)) } ?? "nil")
+        }
+        return typed
+    }
+
+    /// Performs the action a URL names: `scheme://target/action?key=value` (CTMediator's
+    /// `performActionWithUrl:`). Query parameters become the action's parameters (a repeated key holds every
+    /// value), and ``RouteParameters/ReservedKey/url`` holds the URL.
+    ///
+    /// - Throws: ``MediatorError/invalidURL(url:reason:)`` for another shape or scheme,
+    ///   ``MediatorError/localOnlyAction(target:action:prefix:)`` for a local-only action, and what a call by
+    ///   target and action name throws.
+    @discardableResult
+    public func perform(url: String) throws(MediatorError) -> (any Sendable)? {
+        let parsed = RouteURL(url, treatsHostAsPathComponent: true)
+        guard let urlScheme = parsed.scheme else { throw .invalidURL(url: url, reason: "it has no scheme") }
+        if let scheme, urlScheme.lowercased() != scheme.lowercased() {
+            throw .invalidURL(url: url, reason: "its scheme is not '\(scheme)'")
+        }
+        let components = parsed.components
+        guard components.count == 2, !components.contains(where: \.isFragmentMarker) else {
+            throw .invalidURL(url: url, reason: "it names \(components.count) path components instead of a target and an action")
+        }
+        let target = parsed.value(of: components[0], plusAsSpace: false)
+        let action = parsed.value(of: components[1], plusAsSpace: false)
+        if let prefix = localOnlyActionPrefix, action.hasPrefix(prefix) {
+            throw .localOnlyAction(target: target, action: action, prefix: prefix)
+        }
+        var parameters = RouteParameters()
+        parsed.forEachQueryItem(plusAsSpace: decodesPlusSymbols) { name, value in parameters.append(value, forKey: name) }
+        parameters.setValue(.string(url), forKey: RouteParameters.ReservedKey.url)
+        return try perform(target: target, action: action, parameters: parameters)
+    }
+
+    // MARK: Annotations
+
+    /// Registers the targets declared by `.target` records that arrived and removes those of records that went
+    /// away.
+    ///
+    /// - Returns: A diagnostic, naming the record and its object file, for every type that does not resolve or
+    ///   does not conform to ``MediatorTarget``; the other targets are registered regardless.
+    @discardableResult
+    public func apply(_ update: RegistryUpdate) -> [RegistryDiagnostic] {
+        for record in update.removed {
+            guard case .target = record.payload else { continue }
+            removeAnnotatedTarget(of: record)
+        }
+        var diagnostics: [RegistryDiagnostic] = []
+        for record in update.added {
+            guard case .target(let target) = record.payload else { continue }
+            switch TypeResolver.resolve(target.typeName, as: (any MediatorTarget.Type).self, origin: record.origin) {
+            case .failure(let diagnostic):
+                diagnostics.append(
+                    RegistryDiagnostic(diagnostic.kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text))
+            case .success(let type):
+                removeAnnotatedTarget(of: record)
+                let id = insert(Self.entry(for: type), as: target.name, first: false)
+                state.withLock { $0.annotatedTargets[record] = (target.name, id) }
+            }
+        }
+        for diagnostic in diagnostics { logger.error("mediator target not registered: \(diagnostic)") }
+        return diagnostics
+    }
+
+    // MARK: Internals
+
+    @discardableResult
+    private func insert(_ make: (UInt64) -> TargetEntry, as name: String, first: Bool) -> UInt64 {
+        state.withLock { state in
+            let entry = make(state.nextID)
+            state.nextID += 1
+            if first {
+                state.targets[name, default: []].insert(entry, at: 0)
+            } else {
+                state.targets[name, default: []].append(entry)
+            }
+            return entry.id
+        }
+    }
+
+    private func removeAnnotatedTarget(of record: AnnotationRecord) {
+        state.withLock { state in
+            guard let (name, id) = state.annotatedTargets.removeValue(forKey: record) else { return }
+            state.targets[name]?.removeAll { $0.id == id }
+            if state.targets[name]?.isEmpty == true { state.targets[name] = nil }
+        }
+    }
+
+    private func miss(_ miss: MediatorMiss, fallback: Fallback?) throws(MediatorError) -> (any Sendable)? {
+        logger.debug("mediator call not answered", metadata: ["target": "\(miss.target)", "action": "\(miss.action)"])
+        if let fallback { return fallback(miss) }
+        switch miss {
+        case .unknownTarget(let target, let action, _): throw .unknownTarget(target: target, action: action)
+        case .unknownAction(let target, let action, _): throw .unknownAction(target: target, action: action)
+        }
+    }
+
+    private static func entry<Target: MediatorTarget>(for type: Target.Type) -> (UInt64) -> TargetEntry {
+        { id in
+            TargetEntry(
+                id: id,
+                hasAction: { Target.Action(rawValue: $0) != nil },
+                invoke: { name, parameters in
+                    guard let action = Target.Action(rawValue: name) else { return .unknownAction }
+                    return .performed(try Target().perform(action, parameters: parameters))
+                })
+        }
+    }
+
+    private static func entry<Target: MediatorTarget & Sendable>(for target: Target) -> (UInt64) -> TargetEntry {
+        { id in
+            TargetEntry(
+                id: id,
+                hasAction: { Target.Action(rawValue: $0) != nil },
+                invoke: { name, parameters in
+                    guard let action = Target.Action(rawValue: name) else { return .unknownAction }
+                    return .performed(try target.perform(action, parameters: parameters))
+                })
+        }
+    }
+}

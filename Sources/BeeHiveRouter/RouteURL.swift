@@ -1,0 +1,222 @@
+/// A URL split the way JLRoutes reads it, by one pass over its UTF-8 bytes and without Foundation.
+///
+/// Components are byte ranges into the text, so parsing allocates nothing but the component list. The path
+/// is the host (when it is not a domain name, an IP literal or `localhost`, or when the host is always a path
+/// component), then the path, then, when the fragment is a path (`#/view/42`), a fragment marker followed by
+/// the fragment's components. Empty components are skipped, so `a//b/` is `a`, `b`.
+struct RouteURL {
+    struct Component {
+        let start: Int
+        let end: Int
+        /// The position of `#`: a fragment path starts after it. Only a pattern's own `#` matches it.
+        let isFragmentMarker: Bool
+        /// Whether the bytes hold `%`, so that comparing or reading them needs decoding.
+        let hasEscape: Bool
+        /// Whether the bytes hold `+`, which values may read as a space.
+        let hasPlus: Bool
+    }
+
+    /// The URL, stored contiguously so its bytes can be read in place.
+    let text: String
+    /// The byte offset of the scheme's `:`, or nil for a relative URL such as `/user/42`.
+    let schemeEnd: Int?
+    private(set) var components: [Component]
+    /// The query after `?`.
+    private(set) var query: Range<Int>?
+    /// The query inside the fragment (`#/view?x=1` or `#x=1&y=2`).
+    private(set) var fragmentQuery: Range<Int>?
+
+    init(_ text: String, treatsHostAsPathComponent: Bool) {
+        var text = text
+        text.makeContiguousUTF8()
+        self.text = text
+        var components: [Component] = []
+        var query: Range<Int>?
+        var fragmentQuery: Range<Int>?
+        let schemeEnd = Self.withBytes(of: text) { bytes in
+            Self.parse(bytes, treatsHostAsPathComponent: treatsHostAsPathComponent, into: &components, query: &query, fragmentQuery: &fragmentQuery)
+        }
+        self.schemeEnd = schemeEnd
+        self.components = components
+        self.query = query
+        self.fragmentQuery = fragmentQuery
+    }
+
+    /// The scheme as written.
+    var scheme: String? {
+        schemeEnd.map { end in withBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[..<end]), as: UTF8.self) } }
+    }
+
+    /// The scheme lowercased, read without parsing the rest of the URL.
+    static func lowercasedScheme(of text: String) -> String? {
+        withBytes(of: text) { bytes in
+            guard let end = schemeEnd(in: bytes) else { return nil }
+            let scheme = UnsafeBufferPointer(rebasing: bytes[..<end])
+            guard scheme.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else {
+                return String(decoding: scheme, as: UTF8.self)
+            }
+            return String(decoding: scheme.map(lowercased), as: UTF8.self)
+        }
+    }
+
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        Self.withBytes(of: text, body)
+    }
+
+    /// A component's value: percent-decoded, with `+` as a space when asked; `#` for the fragment marker.
+    func value(of component: Component, plusAsSpace: Bool) -> String {
+        if component.isFragmentMarker { return "#" }
+        return withBytes { bytes in
+            let slice = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
+            guard component.hasEscape || (plusAsSpace && component.hasPlus) else {
+                return String(decoding: slice, as: UTF8.self)
+            }
+            return PercentDecoding.decode(slice, plusAsSpace: plusAsSpace)
+        }
+    }
+
+    /// Every `name=value` pair of the query and of the fragment's query, in order, decoded. Items without `=`
+    /// and items with an empty name carry nothing and are skipped, as in JLRoutes.
+    func forEachQueryItem(plusAsSpace: Bool, _ body: (_ name: String, _ value: String) -> Void) {
+        withBytes { bytes in
+            func items(in range: Range<Int>) {
+                var itemStart = range.lowerBound
+                for index in range.lowerBound...range.upperBound where index == range.upperBound || bytes[index] == UInt8(ascii: "&") {
+                    defer { itemStart = index + 1 }
+                    guard let equals = bytes[itemStart..<index].firstIndex(of: UInt8(ascii: "=")), equals != itemStart else { continue }
+                    let name = PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[itemStart..<equals]), plusAsSpace: false)
+                    let value = PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<index]), plusAsSpace: plusAsSpace)
+                    body(name, value)
+                }
+            }
+            if let query { items(in: query) }
+            if let fragmentQuery { items(in: fragmentQuery) }
+        }
+    }
+
+    // MARK: Parsing
+
+    private static func withBytes<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        // Only bridged strings lack contiguous storage; `init` made its own copy contiguous.
+        var copy = text
+        copy.makeContiguousUTF8()
+        return copy.utf8.withContiguousStorageIfAvailable(body)!
+    }
+
+    /// Splits the URL and returns the offset of the scheme's `:`.
+    private static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, treatsHostAsPathComponent: Bool, into components: inout [Component],
+        query: inout Range<Int>?, fragmentQuery: inout Range<Int>?
+    ) -> Int? {
+        let schemeEnd = Self.schemeEnd(in: bytes)
+        var start = schemeEnd.map { $0 + 1 } ?? 0
+        var end = bytes.count
+        var fragment: Range<Int>?
+        if let hash = bytes[start...].firstIndex(of: UInt8(ascii: "#")) {
+            fragment = (hash + 1)..<bytes.count
+            end = hash
+        }
+        if let question = bytes[start..<end].firstIndex(of: UInt8(ascii: "?")) {
+            query = (question + 1)..<end
+            end = question
+        }
+        components.reserveCapacity(8)
+
+        if end - start >= 2 && bytes[start] == UInt8(ascii: "/") && bytes[start + 1] == UInt8(ascii: "/") {
+            let authorityEnd = bytes[(start + 2)..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+            let host = Self.host(in: bytes, (start + 2)..<authorityEnd)
+            if !host.isEmpty && (treatsHostAsPathComponent || !isNetworkHost(bytes, host)) {
+                appendComponents(of: host, in: bytes, to: &components, splitting: false)
+            }
+            start = authorityEnd
+        }
+        appendComponents(of: start..<end, in: bytes, to: &components, splitting: true)
+
+        guard let fragment else { return schemeEnd }
+        if let question = bytes[fragment].firstIndex(of: UInt8(ascii: "?")) {
+            fragmentQuery = (question + 1)..<fragment.upperBound
+            if question != fragment.lowerBound {
+                appendFragmentPath(fragment.lowerBound..<question, in: bytes, to: &components)
+            }
+        } else if bytes[fragment].first != UInt8(ascii: "/") && bytes[fragment].contains(UInt8(ascii: "=")) {
+            // `#a=1&b=2`: the fragment carries parameters only.
+            fragmentQuery = fragment
+        } else {
+            appendFragmentPath(fragment, in: bytes, to: &components)
+        }
+        return schemeEnd
+    }
+
+    private static func schemeEnd(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = bytes.first, isLetter(first) else { return nil }
+        for index in 1..<bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ":") { return index }
+            guard isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: ".")
+            else { return nil }
+        }
+        return nil
+    }
+
+    private static func appendFragmentPath(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, to components: inout [Component]) {
+        components.append(Component(start: range.lowerBound, end: range.lowerBound, isFragmentMarker: true, hasEscape: false, hasPlus: false))
+        appendComponents(of: range, in: bytes, to: &components, splitting: true)
+    }
+
+    private static func appendComponents(
+        of range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, to components: inout [Component], splitting: Bool
+    ) {
+        var componentStart = range.lowerBound
+        var hasEscape = false
+        var hasPlus = false
+        for index in range.lowerBound...range.upperBound {
+            let atEnd = index == range.upperBound
+            let byte = atEnd ? 0 : bytes[index]
+            if atEnd || (splitting && byte == UInt8(ascii: "/")) {
+                if componentStart != index {
+                    components.append(
+                        Component(start: componentStart, end: index, isFragmentMarker: false, hasEscape: hasEscape, hasPlus: hasPlus))
+                }
+                componentStart = index + 1
+                hasEscape = false
+                hasPlus = false
+            } else if byte == UInt8(ascii: "%") {
+                hasEscape = true
+            } else if byte == UInt8(ascii: "+") {
+                hasPlus = true
+            }
+        }
+    }
+
+    /// The host inside an authority: without `user@` and without `:port`.
+    private static func host(in bytes: UnsafeBufferPointer<UInt8>, _ authority: Range<Int>) -> Range<Int> {
+        var start = authority.lowerBound
+        if let at = bytes[authority].lastIndex(of: UInt8(ascii: "@")) { start = at + 1 }
+        var end = authority.upperBound
+        if start < end && bytes[start] == UInt8(ascii: "[") {
+            if let close = bytes[start..<end].firstIndex(of: UInt8(ascii: "]")) { end = close + 1 }
+        } else if let colon = bytes[start..<end].firstIndex(of: UInt8(ascii: ":")) {
+            end = colon
+        }
+        return start..<end
+    }
+
+    /// Whether a host names a machine (a domain name, an IP literal or `localhost`) rather than a path
+    /// component such as the `user` of `myapp://user/42`.
+    private static func isNetworkHost(_ bytes: UnsafeBufferPointer<UInt8>, _ host: Range<Int>) -> Bool {
+        bytes[host].contains(UInt8(ascii: ".")) || bytes[host.lowerBound] == UInt8(ascii: "[")
+            || bytes[host].lazy.map(lowercased).elementsEqual("localhost".utf8)
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+    }
+}

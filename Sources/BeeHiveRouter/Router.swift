@@ -1,0 +1,446 @@
+import BeeHiveRegistry
+import Logging
+import Synchronization
+
+/// Routes URLs to handlers with JLRoutes' semantics, through a trie.
+///
+/// Routes live in a global table and in one table per scheme. A URL whose scheme has a table is matched there
+/// only, then in the global table when the scheme falls back to it; any other URL goes to the global table.
+/// Among the routes that match, higher priority goes first, then registration order; a handler returning false
+/// lets the next one try.
+///
+/// Every method may be called from any thread. Routing works on a snapshot of the tables taken under a brief
+/// lock, so routes added or removed meanwhile affect the next call, and handlers run with no lock held (a
+/// handler may add routes or route another URL).
+public final class Router: Sendable {
+    /// Handles a matched route; returning false lets the next matching route try.
+    public typealias Handler = @Sendable (RouteParameters) -> Bool
+    /// Called when a URL is routed and no route handles it.
+    public typealias UnmatchedHandler = @Sendable (RouteRequest) -> Void
+
+    private enum TableKey: Hashable, Sendable {
+        case global
+        case scheme(String)
+    }
+
+    private struct InterceptorEntry: Sendable {
+        let id: InterceptorID
+        let interceptor: any RouteInterceptor
+    }
+
+    private struct State: Sendable {
+        var configuration: RouterConfiguration
+        var global = RouteTable()
+        /// Keyed by lowercased scheme: schemes are case-insensitive.
+        var schemes: [String: RouteTable] = [:]
+        var tableOfRoute: [RouteID: TableKey] = [:]
+        var globalInterceptors: [InterceptorEntry] = []
+        var schemeInterceptors: [String: [InterceptorEntry]] = [:]
+        var nextRouteID: UInt64 = 1
+        var nextInterceptorID: UInt64 = 1
+        /// Ranks every expansion ever registered, so equal priorities keep registration order.
+        var nextOrder: UInt64 = 0
+
+        mutating func withTable<T>(_ key: TableKey, _ body: (inout RouteTable) -> T) -> T {
+            switch key {
+            case .global: body(&global)
+            case .scheme(let name): body(&schemes[name, default: RouteTable()])
+            }
+        }
+    }
+
+    /// What one routing call needs, copied under the lock: a few retains, no copying of tables.
+    private struct Snapshot {
+        let configuration: RouterConfiguration
+        let primary: RouteTrie
+        /// The scheme table's key, or nil when the URL goes to the global table.
+        let schemeTable: String?
+        /// The global table, when the scheme table falls back to it.
+        let fallback: RouteTrie?
+        let interceptors: [InterceptorEntry]
+    }
+
+    private let state: Mutex<State>
+    /// The routes `apply(_:)` registered, by the record that declared them.
+    let annotatedRoutes = Mutex<[AnnotationRecord: RouteID]>([:])
+    let logger: Logger
+
+    public init(
+        configuration: RouterConfiguration = RouterConfiguration(),
+        logger: Logger = Logger(label: "beehive.router", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        state = Mutex(State(configuration: configuration))
+        self.logger = logger
+    }
+
+    public var configuration: RouterConfiguration {
+        get { state.withLock { $0.configuration } }
+        set { state.withLock { $0.configuration = newValue } }
+    }
+
+    // MARK: Registering routes
+
+    /// Registers a route. `scheme` nil puts it in the global table; a scheme gets its own table.
+    ///
+    /// - Throws: ``RoutePatternError`` when the pattern is malformed; nothing is registered then.
+    @discardableResult
+    public func addRoute(
+        _ pattern: String, scheme: String? = nil, priority: Int = 0, handler: @escaping Handler = { _ in true }
+    ) throws(RoutePatternError) -> RouteID {
+        try addRoutes([pattern], scheme: scheme, priority: priority, handler: handler)[0]
+    }
+
+    /// Registers one handler for several patterns (JLRoutes' `addRoutes:`), all or none.
+    ///
+    /// - Throws: ``RoutePatternError`` for the first malformed pattern; nothing is registered then.
+    @discardableResult
+    public func addRoutes(
+        _ patterns: [String], scheme: String? = nil, priority: Int = 0, handler: @escaping Handler = { _ in true }
+    ) throws(RoutePatternError) -> [RouteID] {
+        var parsed: [RoutePattern] = []
+        parsed.reserveCapacity(patterns.count)
+        for pattern in patterns { parsed.append(try RoutePattern(pattern)) }
+        let key = Self.tableKey(scheme)
+        let schemeName = key == .global ? nil : scheme
+        let ids = state.withLock { state in
+            parsed.map { pattern in
+                let id = RouteID(rawValue: state.nextRouteID)
+                state.nextRouteID += 1
+                let definition = RouteDefinition(id: id, pattern: pattern, scheme: schemeName, priority: priority, handler: handler)
+                let firstOrder = state.nextOrder
+                state.nextOrder += UInt64(pattern.expansions.count)
+                state.withTable(key) { $0.add(definition, firstOrder: firstOrder) }
+                state.tableOfRoute[id] = key
+                return id
+            }
+        }
+        logger.debug("registered routes", metadata: ["patterns": "\(patterns)", "scheme": "\(scheme ?? "global")"])
+        return ids
+    }
+
+    /// Registers a route whose handler type is instantiated for every match (JLRoutes'
+    /// `handlerBlockForTargetClass:`).
+    @discardableResult
+    public func addRoute<Handler: RouteHandler>(
+        _ pattern: String, scheme: String? = nil, priority: Int = 0, handlerType: Handler.Type
+    ) throws(RoutePatternError) -> RouteID {
+        try addRoute(pattern, scheme: scheme, priority: priority) { parameters in
+            Handler().handle(parameters)
+        }
+    }
+
+    /// Removes one registration, with every expansion of its pattern. Returns false when it is not registered.
+    @discardableResult
+    public func removeRoute(_ id: RouteID) -> Bool {
+        state.withLock { state in
+            guard let key = state.tableOfRoute.removeValue(forKey: id) else { return false }
+            return state.withTable(key) { $0.remove(id) }
+        }
+    }
+
+    /// Removes every registration of `pattern` (compared as written) in a table; returns how many.
+    @discardableResult
+    public func removeRoutes(withPattern pattern: String, scheme: String? = nil) -> Int {
+        let key = Self.tableKey(scheme)
+        return state.withLock { state in
+            guard key == .global || state.schemes[Self.name(of: key)] != nil else { return 0 }
+            let ids = state.withTable(key) { table in
+                table.definitions.values.filter { $0.pattern.text == pattern }.map(\.id)
+            }
+            for id in ids {
+                state.tableOfRoute[id] = nil
+                state.withTable(key) { _ = $0.remove(id) }
+            }
+            return ids.count
+        }
+    }
+
+    /// Removes every route of a table, keeping the table and its options.
+    public func removeAllRoutes(scheme: String? = nil) {
+        let key = Self.tableKey(scheme)
+        state.withLock { state in
+            guard key == .global || state.schemes[Self.name(of: key)] != nil else { return }
+            let ids = state.withTable(key) { table in
+                defer { table.removeAll() }
+                return Array(table.definitions.keys)
+            }
+            for id in ids { state.tableOfRoute[id] = nil }
+        }
+    }
+
+    /// Creates an empty table for `scheme` if it has none (JLRoutes' `routesForScheme:`). From then on, URLs of
+    /// that scheme are matched against it rather than against the global table.
+    public func addScheme(_ scheme: String) {
+        let key = Self.tableKey(scheme)
+        guard case .scheme(let name) = key else { return }
+        state.withLock { state in
+            if state.schemes[name] == nil { state.schemes[name] = RouteTable() }
+        }
+    }
+
+    /// Removes a scheme's table with its routes, options and unmatched-URL handler; its URLs go to the global
+    /// table again. Interceptors added for the scheme stay.
+    public func removeScheme(_ scheme: String) {
+        guard case .scheme(let name) = Self.tableKey(scheme) else { return }
+        state.withLock { state in
+            guard let table = state.schemes.removeValue(forKey: name) else { return }
+            for id in table.definitions.keys { state.tableOfRoute[id] = nil }
+        }
+    }
+
+    /// Removes every scheme's table; the global table stays.
+    public func removeAllSchemes() {
+        state.withLock { state in
+            for table in state.schemes.values {
+                for id in table.definitions.keys { state.tableOfRoute[id] = nil }
+            }
+            state.schemes = [:]
+        }
+    }
+
+    /// The schemes that have a table, lowercased and sorted.
+    public var schemes: [String] {
+        state.withLock { $0.schemes.keys.sorted() }
+    }
+
+    /// Sets JLRoutes' `shouldFallbackToGlobalRoutes` for a scheme, creating its table if needed.
+    public func setFallsBackToGlobalRoutes(_ fallsBack: Bool, forScheme scheme: String) {
+        guard case .scheme(let name) = Self.tableKey(scheme) else { return }
+        state.withLock { $0.schemes[name, default: RouteTable()].fallsBackToGlobalRoutes = fallsBack }
+    }
+
+    public func fallsBackToGlobalRoutes(forScheme scheme: String) -> Bool {
+        guard case .scheme(let name) = Self.tableKey(scheme) else { return false }
+        return state.withLock { $0.schemes[name]?.fallsBackToGlobalRoutes ?? false }
+    }
+
+    /// Sets the handler called when a URL routed to this table is not handled (nil removes it). A scheme's
+    /// table gets a handler created if needed. When a scheme table without a handler falls back to the global
+    /// table, the global handler is called.
+    public func setUnmatchedHandler(_ handler: UnmatchedHandler?, forScheme scheme: String? = nil) {
+        let key = Self.tableKey(scheme)
+        state.withLock { state in
+            if handler == nil, case .scheme(let name) = key, state.schemes[name] == nil { return }
+            state.withTable(key) { $0.unmatchedHandler = handler }
+        }
+    }
+
+    /// The routes of a table in the order they are tried; empty when the scheme has no table.
+    public func routes(scheme: String? = nil) -> [RouteDescriptor] {
+        let key = Self.tableKey(scheme)
+        return state.withLock { state in
+            switch key {
+            case .global: state.global.descriptors
+            case .scheme(let name): state.schemes[name]?.descriptors ?? []
+            }
+        }
+    }
+
+    /// Every route: the global table's, then each scheme's by scheme name, each in the order they are tried.
+    public var allRoutes: [RouteDescriptor] {
+        state.withLock { state in
+            state.global.descriptors + state.schemes.sorted { $0.key < $1.key }.flatMap(\.value.descriptors)
+        }
+    }
+
+    // MARK: Interceptors
+
+    /// Adds an interceptor for every URL (`scheme` nil) or for the URLs of one scheme.
+    @discardableResult
+    public func addInterceptor(_ interceptor: some RouteInterceptor, scheme: String? = nil) -> InterceptorID {
+        let key = Self.tableKey(scheme)
+        return state.withLock { state in
+            let entry = InterceptorEntry(id: InterceptorID(rawValue: state.nextInterceptorID), interceptor: interceptor)
+            state.nextInterceptorID += 1
+            switch key {
+            case .global: state.globalInterceptors.append(entry)
+            case .scheme(let name): state.schemeInterceptors[name, default: []].append(entry)
+            }
+            return entry.id
+        }
+    }
+
+    /// Adds an interceptor made of a closure.
+    @discardableResult
+    public func addInterceptor(
+        scheme: String? = nil, _ intercept: @escaping @Sendable (RouteRequest) -> InterceptorDecision
+    ) -> InterceptorID {
+        addInterceptor(ClosureInterceptor(body: intercept), scheme: scheme)
+    }
+
+    @discardableResult
+    public func removeInterceptor(_ id: InterceptorID) -> Bool {
+        state.withLock { state in
+            if let index = state.globalInterceptors.firstIndex(where: { $0.id == id }) {
+                state.globalInterceptors.remove(at: index)
+                return true
+            }
+            for (name, entries) in state.schemeInterceptors {
+                guard let index = entries.firstIndex(where: { $0.id == id }) else { continue }
+                state.schemeInterceptors[name]?.remove(at: index)
+                if state.schemeInterceptors[name]?.isEmpty == true { state.schemeInterceptors[name] = nil }
+                return true
+            }
+            return false
+        }
+    }
+
+    // MARK: Routing
+
+    /// Whether some route matches the URL (handlers and interceptors are not run).
+    public func canRoute(_ url: String) -> Bool {
+        let snapshot = snapshot(for: url)
+        let parsed = RouteURL(url, treatsHostAsPathComponent: snapshot.configuration.alwaysTreatsHostAsPathComponent)
+        return snapshot.primary.matches(parsed) || snapshot.fallback?.matches(parsed) == true
+    }
+
+    /// The route a URL matches first and the parameters its handler would receive, without running handlers
+    /// or interceptors.
+    public func match(_ url: String, parameters: [String: any Sendable] = [:]) -> RouteMatch? {
+        let snapshot = snapshot(for: url)
+        let parsed = RouteURL(url, treatsHostAsPathComponent: snapshot.configuration.alwaysTreatsHostAsPathComponent)
+        let caller = parameters.isEmpty ? nil : RouteParameters(parameters)
+        return resolve(parsed, in: snapshot, caller: caller, runningHandlers: false)
+    }
+
+    /// Routes a URL: runs the interceptors, then the handlers of the matching routes, best first, until one
+    /// returns true. When none does, the unmatched-URL handler is called.
+    ///
+    /// - Parameter parameters: Values merged into the handler's parameters; they beat route variables and query
+    ///   parameters with the same key.
+    /// - Throws: ``RoutingError`` when interceptors redirect in a loop or too many times.
+    @discardableResult
+    public func route(_ url: String, parameters: [String: any Sendable] = [:]) throws(RoutingError) -> RouteResult {
+        let caller = parameters.isEmpty ? nil : RouteParameters(parameters)
+        var current = url
+        var redirects: [String] = []
+        redirecting: while true {
+            let snapshot = snapshot(for: current)
+            let plusAsSpace = snapshot.configuration.decodesPlusSymbols
+            let parsed = RouteURL(current, treatsHostAsPathComponent: snapshot.configuration.alwaysTreatsHostAsPathComponent)
+            if !snapshot.interceptors.isEmpty {
+                let request = Self.request(for: parsed, caller: caller, redirects: redirects, plusAsSpace: plusAsSpace)
+                for entry in snapshot.interceptors {
+                    switch entry.interceptor.intercept(request) {
+                    case .proceed:
+                        continue
+                    case .reject(let reason):
+                        logger.debug("URL rejected", metadata: ["url": "\(current)", "interceptor": "\(entry.id)", "reason": "\(reason)"])
+                        return .rejected(RouteRejection(url: current, reason: reason, interceptor: entry.id))
+                    case .redirect(let target):
+                        redirects.append(current)
+                        if redirects.contains(target) { throw .redirectLoop(chain: redirects + [target]) }
+                        let limit = snapshot.configuration.maximumRedirects
+                        if redirects.count > limit { throw .tooManyRedirects(chain: redirects + [target], limit: limit) }
+                        logger.debug("URL redirected", metadata: ["url": "\(current)", "to": "\(target)", "interceptor": "\(entry.id)"])
+                        current = target
+                        continue redirecting
+                    }
+                }
+            }
+            if let match = resolve(parsed, in: snapshot, caller: caller, runningHandlers: true) {
+                return .handled(match)
+            }
+            let request = Self.request(for: parsed, caller: caller, redirects: redirects, plusAsSpace: plusAsSpace)
+            logger.debug("no route handled the URL", metadata: ["url": "\(current)"])
+            unmatchedHandler(for: snapshot)?(request)
+            return .unmatched(request)
+        }
+    }
+
+    // MARK: Internals
+
+    private func snapshot(for url: String) -> Snapshot {
+        let name = RouteURL.lowercasedScheme(of: url)
+        return state.withLock { state in
+            var interceptors = state.globalInterceptors
+            if let name, let schemeInterceptors = state.schemeInterceptors[name] { interceptors += schemeInterceptors }
+            if let name, let table = state.schemes[name] {
+                return Snapshot(
+                    configuration: state.configuration, primary: table.trie, schemeTable: name,
+                    fallback: table.fallsBackToGlobalRoutes ? state.global.trie : nil, interceptors: interceptors)
+            }
+            return Snapshot(
+                configuration: state.configuration, primary: state.global.trie, schemeTable: nil, fallback: nil,
+                interceptors: interceptors)
+        }
+    }
+
+    /// The handler of the table the URL went to; the global one when that table has none and fell back.
+    private func unmatchedHandler(for snapshot: Snapshot) -> UnmatchedHandler? {
+        state.withLock { state in
+            guard let name = snapshot.schemeTable else { return state.global.unmatchedHandler }
+            return state.schemes[name]?.unmatchedHandler ?? (snapshot.fallback != nil ? state.global.unmatchedHandler : nil)
+        }
+    }
+
+    /// The first match whose handler accepts the URL (or simply the first match), in the primary table then in
+    /// the fallback table.
+    private func resolve(_ url: RouteURL, in snapshot: Snapshot, caller: RouteParameters?, runningHandlers: Bool) -> RouteMatch? {
+        let plusAsSpace = snapshot.configuration.decodesPlusSymbols
+        func resolve(in trie: RouteTrie) -> RouteMatch? {
+            var bound: RouteRank?
+            while let (entry, parameters) = trie.withBestMatch(url, after: bound, { entry, captures, wildcardStart in
+                (entry, Self.parameters(for: entry, captures: captures, wildcardStart: wildcardStart, in: url, caller: caller, plusAsSpace: plusAsSpace))
+            }) {
+                let definition = entry.definition
+                if !runningHandlers || definition.handler(parameters) {
+                    return RouteMatch(route: definition.descriptor, parameters: parameters)
+                }
+                bound = entry.rank
+            }
+            return nil
+        }
+        if let match = resolve(in: snapshot.primary) { return match }
+        if let fallback = snapshot.fallback { return resolve(in: fallback) }
+        return nil
+    }
+
+    /// JLRoutes' merge order: query parameters, then route variables, then the caller's values, then the
+    /// reserved keys, each overriding the previous.
+    private static func parameters(
+        for entry: RouteEntry, captures: UnsafeBufferPointer<Int>, wildcardStart: Int?, in url: RouteURL,
+        caller: RouteParameters?, plusAsSpace: Bool
+    ) -> RouteParameters {
+        let hasQuery = url.query != nil || url.fragmentQuery != nil
+        var parameters = RouteParameters(capacity: captures.count + (caller?.storage.count ?? 0) + (hasQuery ? 4 : 0))
+        if hasQuery {
+            url.forEachQueryItem(plusAsSpace: plusAsSpace) { name, value in parameters.append(value, forKey: name) }
+        }
+        for (name, index) in zip(entry.variableNames, captures) {
+            parameters.setValue(.string(url.value(of: url.components[index], plusAsSpace: plusAsSpace)), forKey: name)
+        }
+        if let caller {
+            for (key, value) in caller.storage { parameters.setValue(value, forKey: key) }
+        }
+        let definition = entry.definition
+        parameters.setReserved(
+            pattern: definition.pattern.text, url: url.text, scheme: definition.scheme ?? RouteParameters.globalScheme,
+            wildcardComponents: wildcardStart.map { start in
+                url.components[start...].map { url.value(of: $0, plusAsSpace: plusAsSpace) }
+            })
+        return parameters
+    }
+
+    private static func request(
+        for url: RouteURL, caller: RouteParameters?, redirects: [String], plusAsSpace: Bool
+    ) -> RouteRequest {
+        RouteRequest(
+            url: url.text, scheme: url.scheme,
+            pathComponents: url.components.map { url.value(of: $0, plusAsSpace: plusAsSpace) },
+            parameters: caller ?? RouteParameters(), redirects: redirects)
+    }
+
+    /// nil, the empty string and ``RouteParameters/globalScheme`` name the global table.
+    private static func tableKey(_ scheme: String?) -> TableKey {
+        guard let scheme, !scheme.isEmpty, scheme != RouteParameters.globalScheme else { return .global }
+        return .scheme(scheme.lowercased())
+    }
+
+    private static func name(of key: TableKey) -> String {
+        switch key {
+        case .global: RouteParameters.globalScheme
+        case .scheme(let name): name
+        }
+    }
+}

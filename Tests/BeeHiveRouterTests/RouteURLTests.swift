@@ -1,0 +1,50 @@
+import Testing
+
+@testable import BeeHiveRouter
+
+@Suite struct RouteURLTests {
+    private func components(_ text: String, hostIsPath: Bool = false) -> [String] {
+        let url = RouteURL(text, treatsHostAsPathComponent: hostIsPath)
+        return url.components.map { url.value(of: $0, plusAsSpace: true) }
+    }
+
+    private func query(_ text: String) -> [String] {
+        var items: [String] = []
+        RouteURL(text, treatsHostAsPathComponent: false).forEachQueryItem(plusAsSpace: true) { items.append("\($0)=\($1)") }
+        return items
+    }
+
+    @Test func schemesAndHosts() {
+        #expect(RouteURL("MyApp://x", treatsHostAsPathComponent: false).scheme == "MyApp")
+        #expect(RouteURL.lowercasedScheme(of: "MyApp://x") == "myapp")
+        #expect(RouteURL("/x:y", treatsHostAsPathComponent: false).scheme == nil)
+        #expect(RouteURL.lowercasedScheme(of: "1ab://x") == nil)
+        #expect(components("app://user/view/1") == ["user", "view", "1"])
+        #expect(components("https://example.com/a") == ["a"])
+        #expect(components("https://example.com/a", hostIsPath: true) == ["example.com", "a"])
+        #expect(components("app://me@user:80/a") == ["user", "a"])
+        #expect(components("app://") == [])
+        #expect(components("app:/") == [])
+        #expect(components("") == [])
+    }
+
+    @Test func fragments() {
+        #expect(components("app://user#/view/1?x=2") == ["user", "#", "view", "1"])
+        #expect(components("app://user#") == ["user", "#"])
+        #expect(components("app://user#a=1") == ["user"])
+        #expect(components("app://user#?a=1") == ["user"])
+        #expect(components("app://user#top") == ["user", "#", "top"])
+        #expect(query("app://user?a=1#/v?b=2&a=3") == ["a=1", "b=2", "a=3"])
+        #expect(query("app://user#a=&b=1") == ["a=", "b=1"])
+    }
+
+    @Test func queryItems() {
+        #expect(query("app://x?a=1&&b&=c&d=%41+b&e=%2B") == ["a=1", "d=A b", "e= "])
+        #expect(query("app://x?%61=1") == ["a=1"])
+        #expect(query("app://x") == [])
+    }
+
+    @Test func decoding() {
+        #expect(components("app://x/a%20b/c+d/%zz/%E2%82%AC/%FF") == ["x", "a b", "c d", "%zz", "€", "%FF"])
+    }
+}
