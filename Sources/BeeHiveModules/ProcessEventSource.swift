@@ -11,9 +11,9 @@ import Glibc
 ///   reverse order), then `onTermination`, which exits the process by default.
 /// - SIGHUP: `reload`. SIGUSR1, SIGUSR2: `userSignal1`, `userSignal2`.
 ///
-/// While started, the signals are ignored by the default action and read by dispatch sources on one
-/// serial queue, so hooks run on an ordinary thread rather than in a signal handler. Use one source per
-/// process: signal dispositions are process-wide.
+/// The signals' default action is set to ignored and dispatch sources read them on one serial queue, so
+/// hooks run on an ordinary thread rather than in a signal handler. Signal dispositions are process-wide:
+/// use one started source per process.
 public final class ProcessEventSource: Sendable {
     /// Exits with status 0 once the modules are torn down: a graceful shutdown.
     public static let exitProcess: @Sendable (ProcessSignal) -> Void = { _ in exit(EXIT_SUCCESS) }
@@ -22,7 +22,6 @@ public final class ProcessEventSource: Sendable {
 
     private struct State {
         var sources: [any DispatchSourceSignal] = []
-        var previousHandlers: [Int32: __sighandler_t?] = [:]
     }
 
     private let manager: ModuleManager
@@ -51,30 +50,47 @@ public final class ProcessEventSource: Sendable {
         state.withLock { !$0.sources.isEmpty }
     }
 
-    /// Starts listening. Calling it again while started does nothing.
+    /// Starts listening, and returns once every signal source is armed. Calling it again while started
+    /// does nothing.
     public func start() {
+        let armed = DispatchGroup()
         state.withLock { state in
             guard state.sources.isEmpty else { return }
             for signal in signals {
-                // Ignored, so that the default action (terminate) does not run before the source sees it.
-                state.previousHandlers[signal.number] = Glibc.signal(signal.number, SIG_IGN)
+                Self.ignoreDefaultAction(of: signal.number)
                 let source = DispatchSource.makeSignalSource(signal: signal.number, queue: queue)
                 source.setEventHandler { [weak self] in self?.handle(signal) }
+                armed.enter()
+                source.setRegistrationHandler { armed.leave() }
                 source.resume()
                 state.sources.append(source)
             }
         }
+        // Sources are armed asynchronously; a signal sent before that would be lost.
+        if armed.wait(timeout: .now() + 10) == .timedOut {
+            logger.error("signal sources were not armed within 10 s; early signals may be lost")
+        }
         logger.debug("listening for \(signals.map(\.description).joined(separator: ", "))")
     }
 
-    /// Stops listening and gives the signals back their previous handlers.
+    /// Stops turning signals into events. The signals stay ignored: libdispatch keeps the handler it
+    /// installed for the life of the process, and putting back the default action would kill the process
+    /// on the next SIGTERM instead of letting a later source see it.
     public func cancel() {
         state.withLock { state in
             for source in state.sources { source.cancel() }
             state.sources = []
-            for (number, handler) in state.previousHandlers { _ = Glibc.signal(number, handler) }
-            state.previousHandlers = [:]
         }
+    }
+
+    /// Sets a signal whose action is still the default (terminate) to ignored, so that it cannot kill the
+    /// process before the source is armed. A handler already in place (the app's, or libdispatch's from an
+    /// earlier source) is left alone: replacing it would lose the signal.
+    private static func ignoreDefaultAction(of number: Int32) {
+        var current = sigaction()
+        guard sigaction(number, nil, &current) == 0 else { return }
+        let isDefault = current.sa_flags & SA_SIGINFO == 0 && current.__sigaction_handler.sa_handler == nil
+        if isDefault { _ = Glibc.signal(number, SIG_IGN) }
     }
 
     private func handle(_ signal: ProcessSignal) {
