@@ -6,9 +6,18 @@ extension ModuleManager {
         let (snapshot, environment) = try dispatchState()
         let context = ModuleContext(
             manager: self, event: .system(event), customParameter: customParameter, environment: environment)
-        let modules = snapshot.modules
-        let hook = Self.hook(for: event)
-        try deliver(.system(event), names: snapshot.names) { index in try hook(modules[index], context) }
+        let targets = snapshot.targets
+        let names = snapshot.names
+        // `snapshot` keeps the entries alive until the dispatch ends.
+        try withExtendedLifetime(snapshot) { () throws(ModuleError) in
+            switch event {
+            case .willTerminate: try deliver(WillTerminateHook.self, .system(event), targets, names, context)
+            case .reload: try deliver(ReloadHook.self, .system(event), targets, names, context)
+            case .didReceiveMemoryWarning: try deliver(MemoryWarningHook.self, .system(event), targets, names, context)
+            case .userSignal1, .userSignal2: try deliver(UserSignalHook.self, .system(event), targets, names, context)
+            case .openURL: try deliver(OpenURLHook.self, .system(event), targets, names, context)
+            }
+        }
     }
 
     /// Delivers a custom event with its parameter to the handlers registered for it, in module order
@@ -18,8 +27,9 @@ extension ModuleManager {
         guard let list = snapshot.handlers[event] else { return }
         let context = ModuleContext(
             manager: self, event: .custom(event), customParameter: customParameter, environment: environment)
-        let handlers = list.handlers
-        try deliver(.custom(event), names: list.names) { index in try handlers[index](context) }
+        try withExtendedLifetime(list) { () throws(ModuleError) in
+            try deliver(CustomEventHook.self, .custom(event), list.targets, list.names, context)
+        }
     }
 
     /// Registers `handler` to run when `event` is triggered, on behalf of a registered module
@@ -32,7 +42,8 @@ extension ModuleManager {
             guard let entry = state.entries[ObjectIdentifier(type(of: module))], entry.module === module else {
                 throw .notRegistered(module: type(of: module).moduleName)
             }
-            state.handlers[ObjectIdentifier(entry), default: [:]][event, default: []].append(handler)
+            state.handlers[ObjectIdentifier(entry), default: [:]][event, default: []].append(
+                CustomHandler(module: entry.name, run: handler))
             state.snapshot = nil
         }
     }
@@ -57,33 +68,44 @@ extension ModuleManager {
     }
 
     /// The loop every dispatch runs. Without profiler and watchdog it only calls and checks for errors; with
-    /// them it adds two atomic stores and one clock read per module, and one buffer per dispatch.
-    private func deliver(
-        _ event: ModuleEvent, names: [String], _ call: (Int) throws -> Void
+    /// them it adds two relaxed atomic stores and one clock read per module, and one buffer per dispatch.
+    /// The caller keeps the targets alive.
+    private func deliver<Hook: DispatchHook>(
+        _ hook: Hook.Type, _ event: ModuleEvent, _ targets: [Unmanaged<Hook.Target>], _ names: [String],
+        _ context: ModuleContext
     ) throws(ModuleError) {
-        let count = names.count
-        guard profiler.isEnabled || watchdog != nil else {
+        let count = targets.count
+        let profiling = profiler.isEnabled
+        guard profiling || watchdog != nil else {
             for index in 0..<count {
-                do { try call(index) } catch { try fail(HookFailure(module: names[index], event: event, error: error)) }
+                do {
+                    try targets[index]._withUnsafeGuaranteedRef { try Hook.call($0, context) }
+                } catch {
+                    try fail(HookFailure(module: names[index], event: event, error: error))
+                }
             }
             return
         }
         let slot = watchdog?.begin(event, names: names)
-        var stamps = profiler.isEnabled ? [UInt64](repeating: 0, count: count + 1) : []
+        var stamps = profiling ? [UInt64](repeating: 0, count: count + 1) : []
         var completed = 0
         defer {
             if let slot { watchdog?.end(slot) }
-            if profiler.isEnabled {
+            if profiling {
                 profiler.record(event, names: names, stamps: stamps, count: completed, thread: MonotonicClock.threadID())
             }
         }
-        if profiler.isEnabled { stamps[0] = MonotonicClock.now() }
+        if profiling { stamps[0] = MonotonicClock.now() }
         for index in 0..<count {
             slot?.enter(index)
             var failure: (any Error)?
-            do { try call(index) } catch { failure = error }
+            do {
+                try targets[index]._withUnsafeGuaranteedRef { try Hook.call($0, context) }
+            } catch {
+                failure = error
+            }
             slot?.leave(index)
-            if profiler.isEnabled { stamps[index + 1] = MonotonicClock.now() }
+            if profiling { stamps[index + 1] = MonotonicClock.now() }
             completed = index + 1
             if let failure { try fail(HookFailure(module: names[index], event: event, error: failure)) }
         }
@@ -92,15 +114,5 @@ extension ModuleManager {
     private func fail(_ failure: HookFailure) throws(ModuleError) {
         log.report(ModuleDiagnostic(.hookFailed(failure)))
         if failurePolicy == .failFast { throw .hookFailed(failure) }
-    }
-
-    private static func hook(for event: SystemEvent) -> (any Module, ModuleContext) throws -> Void {
-        switch event {
-        case .willTerminate: { try $0.willTerminate($1) }
-        case .reload: { try $0.reload($1) }
-        case .didReceiveMemoryWarning: { try $0.didReceiveMemoryWarning($1) }
-        case .userSignal1, .userSignal2: { try $0.didReceiveUserSignal($1) }
-        case .openURL: { try $0.openURL($1) }
-        }
     }
 }

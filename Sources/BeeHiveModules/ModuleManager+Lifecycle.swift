@@ -62,6 +62,10 @@ extension ModuleManager {
     /// Launches modules in order: setUp for all, then init, then splash once the last init is done.
     func launch(_ entries: [ModuleEntry]) throws(ModuleError) {
         let batch = LaunchBatch(entries)
+        guard !entries.isEmpty else {
+            splash(batch)
+            return
+        }
         for entry in entries {
             guard entry.claim(at: .registered) else { continue }
             let failure = invoke(.setUp, on: entry)

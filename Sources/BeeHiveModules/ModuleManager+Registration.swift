@@ -179,13 +179,13 @@ extension ModuleManager {
                     added.append(entry)
                 }
             }
-            var names = Set(state.entriesByName.keys)
-            names.formUnion(added.map(\.name))
             if state.phase == .running {
+                let addedNames = Set(added.map(\.name))
                 for entry in added {
-                    if let missing = entry.descriptor.dependencies.first(where: { !names.contains($0) }) {
-                        throw .missingDependency(module: entry.name, dependency: missing)
+                    let missing = entry.descriptor.dependencies.first {
+                        state.entriesByName[$0] == nil && !addedNames.contains($0)
                     }
+                    if let missing { throw .missingDependency(module: entry.name, dependency: missing) }
                 }
             }
             // Only a new module with dependencies can close a cycle.

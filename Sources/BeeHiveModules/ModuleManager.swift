@@ -20,16 +20,20 @@ public final class ModuleManager: Sendable {
     }
 
     /// The registered modules in order, and the handlers of each custom event, as dispatches read them.
+    ///
+    /// `targets` are unretained references to `entries`: a dispatch holds the snapshot, so they stay alive,
+    /// and calling through them costs no reference counting per module.
     struct Snapshot: Sendable {
         var entries: [ModuleEntry] = []
-        var modules: [any Module] = []
+        var targets: [Unmanaged<ModuleEntry>] = []
         var names: [String] = []
         var handlers: [CustomEvent: HandlerList] = [:]
     }
 
     struct HandlerList: Sendable {
+        var handlers: [CustomHandler] = []
+        var targets: [Unmanaged<CustomHandler>] = []
         var names: [String] = []
-        var handlers: [@Sendable (ModuleContext) throws -> Void] = []
     }
 
     struct State {
@@ -37,7 +41,7 @@ public final class ModuleManager: Sendable {
         var environment: ModuleEnvironment
         var entries: [ObjectIdentifier: ModuleEntry] = [:]
         var entriesByName: [String: ModuleEntry] = [:]
-        var handlers: [ObjectIdentifier: [CustomEvent: [@Sendable (ModuleContext) throws -> Void]]] = [:]
+        var handlers: [ObjectIdentifier: [CustomEvent: [CustomHandler]]] = [:]
         /// Rebuilt on the first dispatch after a change.
         var snapshot: Snapshot?
         var outstandingLaunches = 0
@@ -114,12 +118,15 @@ public final class ModuleManager: Sendable {
         let ordered = ModuleOrder.arrange(state.entries.values.map(\.descriptor)).order.compactMap { byName[$0.name] }
         var snapshot = Snapshot()
         snapshot.entries = ordered
-        snapshot.modules = ordered.map(\.module)
+        snapshot.targets = ordered.map { Unmanaged.passUnretained($0) }
         snapshot.names = ordered.map(\.name)
         for entry in ordered {
             for (event, handlers) in state.handlers[ObjectIdentifier(entry)] ?? [:] {
-                snapshot.handlers[event, default: HandlerList()].names += Array(repeating: entry.name, count: handlers.count)
-                snapshot.handlers[event, default: HandlerList()].handlers += handlers
+                var list = snapshot.handlers[event] ?? HandlerList()
+                list.handlers += handlers
+                list.targets += handlers.map { Unmanaged.passUnretained($0) }
+                list.names += handlers.map(\.module)
+                snapshot.handlers[event] = list
             }
         }
         state.snapshot = snapshot

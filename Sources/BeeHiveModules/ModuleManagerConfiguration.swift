@@ -10,7 +10,8 @@ extension ModuleManager {
         /// Record the time of every hook. Off by default.
         public var isProfilingEnabled: Bool
         public var launchOptions: LaunchOptions
-        /// Called with every diagnostic (duplicates, failing hooks, watchdog reports) as it happens.
+        /// Called with every diagnostic (duplicates, failing hooks, watchdog reports) as it happens, on the
+        /// thread that found it.
         public var onDiagnostic: (@Sendable (ModuleDiagnostic) -> Void)?
 
         public init(

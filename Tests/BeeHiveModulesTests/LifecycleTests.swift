@@ -21,6 +21,13 @@ import Testing
         #expect(throws: ModuleError.self) { try manager.trigger(.reload) }
     }
 
+    @Test func emptyLaunchCompletes() async throws {
+        let (manager, _) = makeManager()
+        try manager.start()
+        try await manager.waitForLaunch()
+        #expect(manager.isStarted)
+    }
+
     @Test func startTwiceIsRefused() throws {
         let (manager, _) = makeManager()
         try manager.start()
