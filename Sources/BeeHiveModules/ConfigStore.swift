@@ -1,13 +1,11 @@
-import Synchronization
-
 /// Shared settings for modules, read and written through typed keys (BeeHive's `BHConfig`).
 ///
 /// A value read through a key of another type than the one it was stored with reads as nil.
 public final class ConfigStore: Sendable {
-    private let values: Mutex<[String: any Sendable]>
+    private let values: Locked<[String: any Sendable]>
 
     public init(_ values: [String: any Sendable] = [:]) {
-        self.values = Mutex(values)
+        self.values = Locked(values)
     }
 
     public subscript<Value>(key: ConfigKey<Value>) -> Value? {

@@ -1,5 +1,4 @@
 import Logging
-import Synchronization
 
 /// Keeps, logs and forwards the manager's diagnostics. Shared with the watchdog, which reports from its own
 /// queue.
@@ -9,7 +8,7 @@ final class DiagnosticLog: Sendable {
 
     private let logger: Logger
     private let forward: (@Sendable (ModuleDiagnostic) -> Void)?
-    private let kept = Mutex<[ModuleDiagnostic]>([])
+    private let kept = Locked<[ModuleDiagnostic]>([])
 
     init(logger: Logger, forward: (@Sendable (ModuleDiagnostic) -> Void)?) {
         self.logger = logger

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Modules launched together (all of them at `start()`, or those registered together later): splash comes
 /// once every one of them has finished init.
 final class LaunchBatch: Sendable {
@@ -10,11 +8,11 @@ final class LaunchBatch: Sendable {
         var failure: ModuleError?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(_ entries: [ModuleEntry]) {
         self.entries = entries
-        state = Mutex(State(unsettled: entries.count))
+        state = Locked(State(unsettled: entries.count))
     }
 
     var failure: ModuleError? { state.withLock { $0.failure } }
@@ -36,10 +34,10 @@ final class LaunchBatch: Sendable {
 
 /// Counts down the dependencies a module waits for before its init.
 final class DependencyCountdown: Sendable {
-    private let state: Mutex<(remaining: Int, failed: Bool)>
+    private let state: Locked<(remaining: Int, failed: Bool)>
 
     init(_ count: Int) {
-        state = Mutex((count, false))
+        state = Locked((count, false))
     }
 
     /// Counts one dependency as finished; returns whether any failed once the last one is in, nil before.

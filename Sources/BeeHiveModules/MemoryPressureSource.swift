@@ -1,6 +1,5 @@
 import Dispatch
 import Logging
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,7 +39,7 @@ public final class MemoryPressureSource: Sendable {
 
     private let manager: ModuleManager
     private let logger: Logger
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Reads the current counters as the baseline: pressure from before this point is not reported.
     public init(

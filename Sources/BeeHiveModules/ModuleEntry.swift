@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One registered module instance and where it is in its lifecycle.
 ///
 /// Lifecycle hooks of one module never overlap: a step first claims the entry, runs its hook outside every
@@ -30,7 +28,7 @@ final class ModuleEntry: Sendable {
     let module: any Module
     let descriptor: ModuleDescriptor
     let typeID: ObjectIdentifier
-    private let life = Mutex(Life())
+    private let life = Locked(Life())
 
     init(module: any Module, descriptor: ModuleDescriptor) {
         self.module = module

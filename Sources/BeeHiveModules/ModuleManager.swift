@@ -1,6 +1,5 @@
 import Dispatch
 import Logging
-import Synchronization
 
 /// Registers modules from code, configuration files and annotations, puts them in one order, drives their
 /// lifecycle and delivers events to them (BeeHive's `BHModuleManager`).
@@ -56,7 +55,7 @@ public final class ModuleManager: Sendable {
     /// nil when the configuration sets no threshold.
     public let watchdog: Watchdog?
 
-    let state: Mutex<State>
+    let state: Locked<State>
     let log: DiagnosticLog
     let logger: Logger
     let asyncQueue = DispatchQueue(label: "beehive.modules.async-init", attributes: .concurrent)
@@ -84,7 +83,7 @@ public final class ModuleManager: Sendable {
                 log.report(ModuleDiagnostic(.invalidEnvironment(variable: ModuleEnvironment.variableName, value: value)))
             }
         }
-        state = Mutex(State(environment: environment))
+        state = Locked(State(environment: environment))
     }
 
     /// The environment hooks see; set it in code to override `BEEHIVE_ENV`.

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// Nanoseconds on CLOCK_MONOTONIC, and a small number per thread, for the profiler.
 enum MonotonicClock {
@@ -12,7 +11,7 @@ enum MonotonicClock {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    private static let threadNumbers = Mutex<[UInt: Int]>([:])
+    private static let threadNumbers = Locked<[UInt: Int]>([:])
 
     /// 1 for the first thread that asks, 2 for the next, and so on: trace viewers show these as rows.
     /// (Glibc's `gettid` is not visible to Swift, and `pthread_t` values are unreadable addresses.)

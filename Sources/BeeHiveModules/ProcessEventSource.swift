@@ -1,6 +1,5 @@
 import Dispatch
 import Logging
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +27,7 @@ public final class ProcessEventSource: Sendable {
     private let logger: Logger
     private let onTermination: @Sendable (ProcessSignal) -> Void
     private let queue = DispatchQueue(label: "beehive.modules.signals")
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(
         manager: ModuleManager,

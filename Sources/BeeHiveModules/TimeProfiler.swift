@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The time each module spends in each event, asynchronous inits included (BeeHive's `BHTimeProfiler`).
 ///
@@ -17,7 +16,7 @@ public final class TimeProfiler: Sendable {
     }
 
     private let origin = MonotonicClock.now()
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(isEnabled: Bool, maximumSamples: Int = 100_000) {
         self.isEnabled = isEnabled

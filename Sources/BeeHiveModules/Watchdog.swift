@@ -1,5 +1,4 @@
 import Dispatch
-import Logging
 import Synchronization
 
 /// Reports a hook that blocks longer than a threshold, while it still blocks (BeeHive's `BHWatchDog`).
@@ -26,7 +25,7 @@ public final class Watchdog: Sendable {
         var timerRunning = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let onReport: @Sendable (WatchdogReport) -> Void
 
     init(threshold: Duration, onReport: @escaping @Sendable (WatchdogReport) -> Void) {
@@ -37,7 +36,7 @@ public final class Watchdog: Sendable {
         timer.schedule(
             deadline: .now() + .nanoseconds(Int(interval)), repeating: .nanoseconds(Int(interval)),
             leeway: .nanoseconds(Int(interval / 4)))
-        state = Mutex(State(timer: timer))
+        state = Locked(State(timer: timer))
         state.withLock { state in state.timer.setEventHandler { [weak self] in self?.check() } }
     }
 

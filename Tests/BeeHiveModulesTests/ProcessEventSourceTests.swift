@@ -1,6 +1,5 @@
 import BeeHiveModules
 import Foundation
-import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -33,7 +32,7 @@ import Glibc
         try manager.register(BetaModule.self)
         try manager.register(SignalNoteModule.self)
         try manager.start()
-        let terminated = Mutex<ProcessSignal?>(nil)
+        let terminated = LockedBox<ProcessSignal?>(nil)
         let source = ProcessEventSource(manager: manager, signals: [signal]) { received in
             terminated.withLock { $0 = received }
         }

@@ -2,14 +2,13 @@ import BeeHiveModules
 import BeeHiveRegistry
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 /// What the modules of one test did, in order: "AlphaModule.setUp", ... Reached through the manager's
 /// config store, so modules made from a type name record into their own test's recorder.
 final class Recorder: Sendable {
     static let key = ConfigKey<Recorder>("test.recorder")
-    private let entries = Mutex<[String]>([])
+    private let entries = LockedBox<[String]>([])
 
     func append(_ entry: String) {
         entries.withLock { $0.append(entry) }
@@ -25,6 +24,24 @@ final class Recorder: Sendable {
     }
 
     func index(of entry: String) -> Int? { all.firstIndex(of: entry) }
+}
+
+/// A value behind an NSLock. Not `Synchronization.Mutex`: on Linux, ThreadSanitizer cannot see it and
+/// reports false races under contention.
+final class LockedBox<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
 }
 
 /// A one-shot flag one thread raises and another waits for, with a generous hang guard.
