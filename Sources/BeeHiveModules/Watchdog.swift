@@ -6,7 +6,7 @@ import Synchronization
 /// A dispatch marks which module it is calling in one atomic word: two relaxed stores per module, no clock
 /// read and no allocation. A timer on its own queue looks at the words of running dispatches; a word that
 /// has not changed for a whole threshold is a hook that has blocked at least that long. The timer runs only
-/// while a dispatch is under way.
+/// while dispatches are under way.
 public final class Watchdog: Sendable {
     public let threshold: Duration
 
@@ -68,17 +68,20 @@ public final class Watchdog: Sendable {
     func end(_ slot: WatchdogSlot) {
         state.withLock { state in
             state.watched[ObjectIdentifier(slot)] = nil
-            if state.watched.isEmpty && state.timerRunning {
-                state.timer.suspend()
-                state.timerRunning = false
-            }
         }
     }
 
+    /// Looks at every running dispatch; suspends the timer when there is none, so that back-to-back
+    /// dispatches do not pay for resuming it each time and an idle process does not wake up.
     private func check() {
         let now = MonotonicClock.now()
         let limit = threshold.nanoseconds
         let found = state.withLock { state -> [WatchdogReport] in
+            if state.watched.isEmpty && state.timerRunning {
+                state.timer.suspend()
+                state.timerRunning = false
+                return []
+            }
             var found: [WatchdogReport] = []
             for (key, var watched) in state.watched {
                 let value = watched.slot.value
