@@ -26,21 +26,22 @@ let package = Package(
             path: "CSectionShim",
             linkerSettings: [.linkedLibrary("elf"), .linkedLibrary("dl")]
         ),
+        .target(name: "BeeHiveLocks"),
         .target(
             name: "BeeHiveRegistry",
             dependencies: ["CSectionShim", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "BeeHiveModules",
-            dependencies: ["BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["BeeHiveLocks", "BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "BeeHiveServices",
-            dependencies: ["BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["BeeHiveLocks", "BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "BeeHiveRouter",
-            dependencies: ["BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["BeeHiveLocks", "BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "BeeHive",

@@ -1,3 +1,5 @@
+import BeeHiveLocks
+
 /// Shared settings for modules, read and written through typed keys (BeeHive's `BHConfig`).
 ///
 /// A value read through a key of another type than the one it was stored with reads as nil.

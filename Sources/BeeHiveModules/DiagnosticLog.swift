@@ -1,3 +1,4 @@
+import BeeHiveLocks
 import Logging
 
 /// Keeps, logs and forwards the manager's diagnostics. Shared with the watchdog, which reports from its own

@@ -1,3 +1,5 @@
+import BeeHiveLocks
+
 /// Modules launched together (all of them at `start()`, or those registered together later): splash comes
 /// once every one of them has finished init.
 final class LaunchBatch: Sendable {

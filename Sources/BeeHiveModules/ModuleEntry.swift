@@ -1,3 +1,5 @@
+import BeeHiveLocks
+
 /// One registered module instance and where it is in its lifecycle.
 ///
 /// Lifecycle hooks of one module never overlap: a step first claims the entry, runs its hook outside every

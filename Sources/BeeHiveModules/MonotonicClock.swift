@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import BeeHiveLocks
 import Glibc
 #endif
 

@@ -1,3 +1,4 @@
+import BeeHiveLocks
 import Foundation
 
 /// The time each module spends in each event, asynchronous inits included (BeeHive's `BHTimeProfiler`).

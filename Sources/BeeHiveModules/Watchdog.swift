@@ -1,3 +1,4 @@
+import BeeHiveLocks
 import Dispatch
 import Synchronization
 
