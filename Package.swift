@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -46,8 +47,9 @@ let package = Package(
         .target(
             name: "BeeHive",
             dependencies: [
-                "BeeHiveRegistry", "BeeHiveModules", "BeeHiveServices", "BeeHiveRouter",
+                "BeeHiveLocks", "BeeHiveRegistry", "BeeHiveModules", "BeeHiveServices", "BeeHiveRouter",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
