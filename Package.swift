@@ -84,6 +84,7 @@ let package = Package(
             dependencies: [
                 "BeeHiveMacros",
                 "BeeHiveRegistry",
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
         ),
