@@ -15,7 +15,14 @@ struct SectionRecord {
     let section: String
     let text: String
 
-    func declarations(in context: some MacroExpansionContext) -> [DeclSyntax] {
+    /// The record, the note and a function that keeps the annotated type alive.
+    ///
+    /// Whole-module optimisation emits the metadata of an internal struct or enum, and its conformance records,
+    /// only if something uses them; an annotated type may have no other use, and `_typeByName` would then find
+    /// nothing in a release build. Returning the type as an existential metatype (`keepAliveType`: `Any.Type`, or
+    /// `any Protocol.Type` to also check a conformance at compile time) uses both, and `@used` keeps the function
+    /// through the optimiser and `--gc-sections`.
+    func declarations(in context: some MacroExpansionContext, keepAliveType: String = "Any.Type") -> [DeclSyntax] {
         let bytes = Array(text.utf8) + [0]
         let recordType = "(" + repeatElement("Swift.UInt8", count: bytes.count).joined(separator: ", ") + ")"
         let recordValue = "(" + bytes.map(String.init).joined(separator: ", ") + ")"
@@ -31,6 +38,10 @@ struct SectionRecord {
             """
             @section(".note.beehive") @used
             private static let \(context.makeUniqueName("beeHiveNote")): (Swift.UInt32, Swift.UInt32, Swift.UInt32, (Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8), Swift.UInt32) = (8, 4, 0x4248_0001, (66, 101, 101, 72, 105, 118, 101, 0), 1)
+            """,
+            """
+            @used
+            private static func \(context.makeUniqueName("beeHiveKeepAlive"))() -> \(raw: keepAliveType) { Self.self }
             """,
         ]
     }

@@ -30,10 +30,8 @@ public struct ServiceMacro: MemberMacro {
             throw AnnotationDiagnostic.namedScopeWithoutName.error(at: node)
         }
         let text = "\(SectionRecord.version)|service|\(protocolName)|\(type.recordText)|scope=\(scope)|name=\(name?.value ?? "")"
-        let conformance: DeclSyntax = """
-            private static func \(context.makeUniqueName("beeHiveConformance"))() -> any \(raw: written.joined(separator: ".")).Type { Self.self }
-            """
-        return SectionRecord(section: SectionRecord.services, text: text).declarations(in: context) + [conformance]
+        return SectionRecord(section: SectionRecord.services, text: text)
+            .declarations(in: context, keepAliveType: "any \(written.joined(separator: ".")).Type")
     }
 
     /// `P.self`, `Module.P.self`, `(any P).self`: the protocol's name as written, one component per identifier.

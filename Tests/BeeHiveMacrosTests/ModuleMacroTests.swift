@@ -19,6 +19,11 @@ import Testing
 
                     @section(".note.beehive") @used
                     private static let __macro_local_11beeHiveNotefMu_: (Swift.UInt32, Swift.UInt32, Swift.UInt32, (Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8), Swift.UInt32) = (8, 4, 0x4248_0001, (66, 101, 101, 72, 105, 118, 101, 0), 1)
+
+                    @used
+                    private static func __macro_local_16beeHiveKeepAlivefMu_() -> Any.Type {
+                        Self.self
+                    }
                 }
                 """)
     }

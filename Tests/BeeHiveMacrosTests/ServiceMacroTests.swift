@@ -34,7 +34,7 @@ import Testing
                 == .service(ServiceAnnotation(protocolName: "Shop.HomeService", typeName: "Shop.Impl", scope: .named, name: "home-v2")))
     }
 
-    @Test func expansionChecksConformanceAtCompileTime() {
+    @Test func expansionChecksConformanceAtCompileTimeAndKeepsTheTypeAlive() {
         assertExpansion(
             """
             @BeeHiveService(Interfaces.HomeService.self)
@@ -51,7 +51,8 @@ import Testing
                     @section(".note.beehive") @used
                     private static let __macro_local_11beeHiveNotefMu_: (Swift.UInt32, Swift.UInt32, Swift.UInt32, (Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8), Swift.UInt32) = (8, 4, 0x4248_0001, (66, 101, 101, 72, 105, 118, 101, 0), 1)
 
-                    private static func __macro_local_18beeHiveConformancefMu_() -> any Interfaces.HomeService.Type {
+                    @used
+                    private static func __macro_local_16beeHiveKeepAlivefMu_() -> any Interfaces.HomeService.Type {
                         Self.self
                     }
                 }
