@@ -9,7 +9,7 @@ struct LintCommand: ParsableCommand {
         discussion: """
             The files are checked together: a record may name a type that another of the files defines, so pass \
             an executable with the libraries it links. Each problem is printed on one line naming the file, the \
-            section and the record; the exit status is 1 if there is any.
+            section and the record; the exit status is 1 if there is any, 64 for a usage error.
             """
     )
 
@@ -18,10 +18,6 @@ struct LintCommand: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Print nothing when every check passes.")
     var quiet = false
-
-    func validate() throws {
-        if files.isEmpty { throw ValidationError("Name at least one executable or shared library.") }
-    }
 
     func run() throws {
         let report = Linter.lint(files: files)
