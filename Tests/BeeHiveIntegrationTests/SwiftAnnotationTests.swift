@@ -90,6 +90,33 @@ import Testing
         #expect(report.recordCount == 7)
     }
 
+    /// Records that name types of another binary pass once that binary is linted with them, and a dotted name
+    /// that the runtime cannot resolve is reported with the mangled name to write instead.
+    @Test func lintChecksNamesAgainstEveryFileOfTheSet() throws {
+        let build = try FixtureBuilder.build(Self.fixture)
+        let records = FileManager.default.temporaryDirectory.appending(path: "beehive-routes-\(UUID().uuidString)")
+        try Data("beehive:1|route|/cart|Shop.CartModule\u{0}beehive:1|route|/home|Shop.HomeServiceImpl\u{0}".utf8).write(to: records)
+        defer { try? FileManager.default.removeItem(at: records) }
+        let edited = try Self.objcopy(build.product("SwiftOnly"), ["--add-section", "beehive_routes=\(records.path)"])
+        defer { try? FileManager.default.removeItem(at: edited) }
+
+        let alone = Linter.lint(files: [edited.path]).findings.map(\.kind)
+        #expect(
+            alone == [
+                .typeNotFound(role: .routeHandler, name: "Shop.CartModule", suggestion: nil),
+                .typeNotFound(role: .routeHandler, name: "Shop.HomeServiceImpl", suggestion: nil),
+            ])
+
+        let withShop = Linter.lint(files: [edited.path, build.product("Shop").path])
+        #expect(
+            withShop.findings == [
+                LintFinding(
+                    .dottedNameUnresolvable(
+                        role: .routeHandler, name: "Shop.HomeServiceImpl", kind: "struct", mangledName: "4Shop15HomeServiceImplV"),
+                    objectPath: edited.path, section: "beehive_routes", record: "beehive:1|route|/home|Shop.HomeServiceImpl")
+            ])
+    }
+
     @Test func lintReportsDuplicatesAcrossFiles() throws {
         let build = try FixtureBuilder.build(Self.fixture)
         let copy = try Self.objcopy(build.product("SwiftOnly"), [])
