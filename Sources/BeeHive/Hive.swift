@@ -75,7 +75,7 @@ public final class Hive: Sendable {
         }
         state.withLock { $0.plugins[path] = plugin }
         logger.info("loaded plugin", metadata: ["path": "\(path)"])
-        return refresh()
+        return refresh() + deliver(registry.reinstateObjects(atPath: path))
     }
 
     /// Retires what the plugin registered (its modules get tearDown and unmount, its services and routes go

@@ -28,7 +28,7 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         /// The name is neither `Module.Type` nor a mangled type name this linter reads.
         case unreadableTypeName(role: Role, name: String)
         /// Another record declares the same thing; `firstObject` holds the first one.
-        case duplicate(key: String, firstObject: String)
+        case duplicate(RecordIdentity, firstObject: String)
     }
 
     public let kind: Kind

@@ -28,7 +28,7 @@ public enum Linter {
         }
 
         var findings: [LintFinding] = []
-        var firstDeclaration: [String: String] = [:]
+        var firstDeclaration: [RecordIdentity: String] = [:]
         for (path, annotations, binaryProblem) in objects {
             findings += annotations.diagnostics.map {
                 LintFinding(.registry($0.kind), objectPath: $0.objectPath ?? path, section: $0.section, record: $0.record)
@@ -41,13 +41,13 @@ public enum Linter {
                 for problem in problems(of: record, in: inventory) {
                     findings.append(LintFinding(problem, objectPath: path, section: record.origin.section, record: record.text))
                 }
-                if let first = firstDeclaration[record.key] {
+                if let first = firstDeclaration[record.identity] {
                     findings.append(
                         LintFinding(
-                            .duplicate(key: record.key, firstObject: first), objectPath: path, section: record.origin.section,
+                            .duplicate(record.identity, firstObject: first), objectPath: path, section: record.origin.section,
                             record: record.text))
                 } else {
-                    firstDeclaration[record.key] = path
+                    firstDeclaration[record.identity] = path
                 }
             }
         }

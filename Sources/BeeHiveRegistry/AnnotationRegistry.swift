@@ -11,6 +11,9 @@ public final class AnnotationRegistry: Sendable {
 
     private struct State {
         var objects: [UInt64: ObjectAnnotations] = [:]
+        /// Objects whose records were retired while the loader kept them mapped (Swift libraries stay mapped
+        /// after dlclose); they come back with `reinstateObjects(atPath:)`.
+        var retired: [UInt64: ObjectAnnotations] = [:]
         var diagnostics: [RegistryDiagnostic] = []
     }
 
@@ -26,6 +29,37 @@ public final class AnnotationRegistry: Sendable {
     public func refresh() -> RegistryUpdate {
         state.withLock { state in
             apply(source.poll(), to: &state)
+        }
+    }
+
+    /// Withdraws the records of the objects loaded from `path`, before their plugin is closed: the code
+    /// behind those records is about to go away, whether or not the loader really unmaps the file.
+    public func retireObjects(atPath path: String) -> RegistryUpdate {
+        state.withLock { state in
+            var update = RegistryUpdate()
+            for (id, object) in state.objects where object.object.path == path {
+                state.objects[id] = nil
+                state.retired[id] = object
+                update.unloadedObjects.append(object.object)
+                update.removed += object.records
+            }
+            update.removed = Self.ordered(update.removed)
+            return update
+        }
+    }
+
+    /// Brings back retired objects loaded from `path` that the loader kept mapped and that were opened again.
+    public func reinstateObjects(atPath path: String) -> RegistryUpdate {
+        state.withLock { state in
+            var update = RegistryUpdate()
+            for (id, object) in state.retired where object.object.path == path {
+                state.retired[id] = nil
+                state.objects[id] = object
+                update.loadedObjects.append(object.object)
+                update.added += object.records
+            }
+            update.added = Self.ordered(update.added)
+            return update
         }
     }
 
@@ -47,6 +81,7 @@ public final class AnnotationRegistry: Sendable {
     private func apply(_ events: [ObjectEvent], to state: inout State) -> RegistryUpdate {
         var update = RegistryUpdate()
         for case .unloaded(let object) in events {
+            state.retired[object.id] = nil
             guard let gone = state.objects.removeValue(forKey: object.id) else { continue }
             update.unloadedObjects.append(gone.object)
             update.removed += gone.records

@@ -126,7 +126,7 @@ import Testing
         #expect(
             report.findings == [
                 LintFinding(
-                    .duplicate(key: "module SwiftOnly.LoneModule", firstObject: original), objectPath: copy.path,
+                    .duplicate(RecordIdentity(kind: .module, name: "SwiftOnly.LoneModule"), firstObject: original), objectPath: copy.path,
                     section: "beehive_mods", record: "beehive:1|module|SwiftOnly.LoneModule|level=normal|priority=0|async=0")
             ])
     }
