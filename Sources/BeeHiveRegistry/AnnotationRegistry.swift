@@ -6,8 +6,13 @@ import Synchronization
 /// what a duplicate means is the business of the module and service managers and their policies.
 /// Records come out in an order that does not depend on link or load order.
 public final class AnnotationRegistry: Sendable {
-    /// The registry of this process's loaded objects.
-    public static let shared = AnnotationRegistry(source: LoadedObjectsSource())
+    /// The registry of this process's loaded objects, holding what the shim's constructor found before `main`.
+    /// Call `refresh()` after loading plugins.
+    public static let shared: AnnotationRegistry = {
+        let registry = AnnotationRegistry(source: LoadedObjectsSource())
+        registry.refresh()
+        return registry
+    }()
 
     private struct State {
         var objects: [UInt64: ObjectAnnotations] = [:]
@@ -46,17 +51,22 @@ public final class AnnotationRegistry: Sendable {
 
     private func apply(_ events: [ObjectEvent], to state: inout State) -> RegistryUpdate {
         var update = RegistryUpdate()
-        for case .unloaded(let object) in events {
-            guard let gone = state.objects.removeValue(forKey: object.id) else { continue }
-            update.unloadedObjects.append(gone.object)
-            update.removed += gone.records
+        // Events are folded in order: an object loaded and unloaded again within one batch never arrives.
+        var pending: [UInt64: ObjectAnnotations] = [:]
+        for event in events {
+            switch event {
+            case .loaded(let annotations):
+                pending[annotations.object.id] = annotations
+            case .unloaded(let object):
+                if pending.removeValue(forKey: object.id) != nil { continue }
+                guard let gone = state.objects.removeValue(forKey: object.id) else { continue }
+                update.unloadedObjects.append(gone.object)
+                update.removed += gone.records
+            }
         }
         // Objects arriving together are taken in path order, so the first of two duplicates is the same
         // whatever the link order.
-        let arrivals = events.compactMap { event -> ObjectAnnotations? in
-            if case .loaded(let annotations) = event { return annotations }
-            return nil
-        }.sorted { ($0.object.path, $0.object.id) < ($1.object.path, $1.object.id) }
+        let arrivals = pending.values.sorted { ($0.object.path, $0.object.id) < ($1.object.path, $1.object.id) }
         var firstSeen: [String: String] = [:]
         for object in state.objects.values.sorted(by: { $0.object.path < $1.object.path }) {
             for record in object.records where firstSeen[record.key] == nil { firstSeen[record.key] = object.object.path }
@@ -77,6 +87,7 @@ public final class AnnotationRegistry: Sendable {
             update.loadedObjects.append(arrival.object)
             update.added += arrival.records
         }
+        update.unloadedObjects.sort { ($0.path, $0.id) < ($1.path, $1.id) }
         update.added = Self.ordered(update.added)
         update.removed = Self.ordered(update.removed)
         state.diagnostics += update.diagnostics
@@ -89,19 +100,4 @@ public final class AnnotationRegistry: Sendable {
                 < ($1.kind.section, $1.key, $1.origin.objectPath, $1.origin.offset)
         }
     }
-}
-
-/// What one refresh changed.
-public struct RegistryUpdate: Sendable, Hashable {
-    public var loadedObjects: [LoadedObject] = []
-    public var unloadedObjects: [LoadedObject] = []
-    /// Records of the objects that arrived, in a deterministic order.
-    public var added: [AnnotationRecord] = []
-    /// Records of the objects that went away.
-    public var removed: [AnnotationRecord] = []
-    public var diagnostics: [RegistryDiagnostic] = []
-
-    public init() {}
-
-    public var isEmpty: Bool { loadedObjects.isEmpty && unloadedObjects.isEmpty && diagnostics.isEmpty }
 }
