@@ -271,6 +271,13 @@ static void bh_read_elf(Elf *elf, const bh_candidate *c, bh_object *object) {
         object->build_id_size = notes.build_id_size;
     }
     if (shnum == 0) {
+        GElf_Ehdr ehdr;
+        if (gelf_getehdr(elf, &ehdr) && ehdr.e_shoff != 0) {
+            /* A section table was written but libelf cannot reach it: a truncated or damaged file. */
+            object->status = BH_OBJECT_UNREADABLE;
+            object->detail = bh_strdup("the section header table lies outside the file (truncated?)");
+            return;
+        }
         object->status = BH_OBJECT_NO_SECTION_HEADERS;
         return;
     }

@@ -121,7 +121,7 @@ extension InspectCommand {
             for file in files where file.readable && !file.annotated {
                 if records.contains(where: { $0.file == file.file }) {
                     output += "\(file.file): warning: records without the BeeHive note; discovery skips this file at run time\n"
-                } else {
+                } else if !diagnostics.contains(where: { $0.file == file.file }) {
                     output += "\(file.file): no BeeHive annotations\n"
                 }
             }
