@@ -88,8 +88,8 @@ enum FixtureBuilder {
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let outputFile = FileManager.default.temporaryDirectory.appending(path: "beehive-\(UUID().uuidString).out")
         let errorFile = FileManager.default.temporaryDirectory.appending(path: "beehive-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outputFile)
             try? FileManager.default.removeItem(at: errorFile)
@@ -105,10 +105,11 @@ enum FixtureBuilder {
             process.waitUntilExit()
             try stdout.close()
             try stderr.close()
+            // Decoding repairs invalid UTF-8 instead of failing: programs may print malformed records as stored.
             return Output(
                 status: process.terminationStatus,
-                standardOutput: try String(contentsOf: outputFile, encoding: .utf8),
-                standardError: try String(contentsOf: errorFile, encoding: .utf8))
+                standardOutput: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
+                standardError: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
         } catch {
             throw Failure(description: "cannot run \(executable.path) \(arguments.joined(separator: " ")): \(error)")
         }
