@@ -400,12 +400,31 @@ bh_object *bh_read_file(const char *path) {
     return object;
 }
 
-/* Keeps a library mapped while its memory is read; NULL for the main program, which cannot go away. */
+static uintptr_t bh_dynamic_address(const bh_candidate *c) {
+    for (size_t i = 0; i < c->phnum; i++)
+        if (c->phdrs[i].p_type == PT_DYNAMIC) return c->base + c->phdrs[i].p_vaddr;
+    return 0;
+}
+
+/*
+ * Keeps a library mapped while its memory is read; no handle for the main program, which cannot go away.
+ * Fails if the library is gone, or if what is loaded under its name now is not the mapping the walk saw: it
+ * may have been unloaded and loaded again, elsewhere, between the walk and the pin. The loader's counters
+ * moved in both cases, so the next refresh walks again.
+ */
 static int bh_pin(const bh_candidate *c, void **handle) {
     *handle = NULL;
     if (c->is_main) return 1;
     *handle = dlopen(c->name, RTLD_LAZY | RTLD_NOLOAD);
-    return *handle != NULL;
+    if (!*handle) return 0;
+    struct link_map *map = NULL;
+    if (dlinfo(*handle, RTLD_DI_LINKMAP, &map) != 0 || !map || map->l_addr != c->base ||
+        (uintptr_t)map->l_ld != bh_dynamic_address(c)) {
+        dlclose(*handle);
+        *handle = NULL;
+        return 0;
+    }
+    return 1;
 }
 
 static void bh_unpin(void *handle) {

@@ -7,11 +7,14 @@ import Synchronization
 enum FixtureBuilder {
     enum Configuration: String, Sendable, CaseIterable { case debug, release }
     enum Linker: String, Sendable, CaseIterable { case gold, lld }
+    /// `swift build --sanitize`: instruments the fixture's Swift and C code, discovery's C code included.
+    enum Sanitizer: String, Sendable, CaseIterable { case address, thread }
 
     struct Build: Sendable {
         let fixture: String
         let configuration: Configuration
         let linker: Linker
+        let sanitizer: Sanitizer?
         /// The folder holding the built executables and shared libraries.
         let binPath: URL
 
@@ -30,13 +33,16 @@ enum FixtureBuilder {
         let fixture: String
         let configuration: Configuration
         let linker: Linker
+        let sanitizer: Sanitizer?
     }
 
     private static let builds = Mutex<[Key: Result<Build, Failure>]>([:])
     private static let buildLock = Mutex(())
 
-    static func build(_ fixture: String, _ configuration: Configuration = .debug, linker: Linker = .gold) throws -> Build {
-        let key = Key(fixture: fixture, configuration: configuration, linker: linker)
+    static func build(
+        _ fixture: String, _ configuration: Configuration = .debug, linker: Linker = .gold, sanitizer: Sanitizer? = nil
+    ) throws -> Build {
+        let key = Key(fixture: fixture, configuration: configuration, linker: linker, sanitizer: sanitizer)
         return try buildLock.withLock { _ in
             if let done = builds.withLock({ $0[key] }) { return try done.get() }
             let result = Result { () throws(Failure) -> Build in try runBuild(key) }
@@ -47,10 +53,12 @@ enum FixtureBuilder {
 
     private static func runBuild(_ key: Key) throws(Failure) -> Build {
         let package = fixturesRoot.appending(path: key.fixture)
-        let scratch = package.appending(path: ".build-\(key.configuration.rawValue)-\(key.linker.rawValue)")
+        let scratch = package.appending(
+            path: ".build-\(key.configuration.rawValue)-\(key.linker.rawValue)" + (key.sanitizer.map { "-\($0.rawValue)" } ?? ""))
         var arguments = ["build", "--package-path", package.path, "--scratch-path", scratch.path,
                          "-c", key.configuration.rawValue]
         if key.linker == .lld { arguments += ["-Xswiftc", "-use-ld=lld"] }
+        if let sanitizer = key.sanitizer { arguments += ["--sanitize", sanitizer.rawValue] }
         let build = try run(swiftExecutable, arguments)
         guard build.status == 0 else {
             throw Failure(description: "building fixture \(key.fixture) (\(key.configuration), \(key.linker)) failed:\n\(build.output)")
@@ -58,7 +66,9 @@ enum FixtureBuilder {
         let binPath = try run(swiftExecutable, arguments + ["--show-bin-path"])
         guard binPath.status == 0 else { throw Failure(description: "no bin path for \(key.fixture): \(binPath.output)") }
         let path = binPath.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        return Build(fixture: key.fixture, configuration: key.configuration, linker: key.linker, binPath: URL(filePath: path))
+        return Build(
+            fixture: key.fixture, configuration: key.configuration, linker: key.linker, sanitizer: key.sanitizer,
+            binPath: URL(filePath: path))
     }
 
     static var swiftExecutable: URL {
