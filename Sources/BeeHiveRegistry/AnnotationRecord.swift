@@ -13,11 +13,16 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
     /// The record exactly as stored, without its terminating NUL.
     public let text: String
     public let origin: RecordOrigin
+    /// The identity two records share when they declare the same thing: a module's type, a service's
+    /// protocol and name, a route's scheme and pattern, a target's name. Stored, because the registry sorts
+    /// and compares by it on every change.
+    public let key: String
 
     public init(payload: Payload, text: String, origin: RecordOrigin) {
         self.payload = payload
         self.text = text
         self.origin = origin
+        self.key = Self.key(of: payload)
     }
 
     public var kind: AnnotationKind {
@@ -29,9 +34,7 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The identity two records share when they declare the same thing: a module's type, a service's
-    /// protocol and name, a route's scheme and pattern, a target's name.
-    public var key: String {
+    private static func key(of payload: Payload) -> String {
         switch payload {
         case .module(let module): "module \(module.typeName)"
         case .service(let service): "service \(service.protocolName)\(service.name.map { " name=\($0)" } ?? "")"

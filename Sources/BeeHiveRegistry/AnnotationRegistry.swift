@@ -16,6 +16,8 @@ public final class AnnotationRegistry: Sendable {
 
     private struct State {
         var objects: [UInt64: ObjectAnnotations] = [:]
+        /// Every record of `objects`, in the order `records` promises; rebuilt when objects come or go.
+        var records: [AnnotationRecord] = []
         var diagnostics: [RegistryDiagnostic] = []
     }
 
@@ -36,7 +38,7 @@ public final class AnnotationRegistry: Sendable {
 
     /// Every current record, ordered by kind, key and object path.
     public var records: [AnnotationRecord] {
-        state.withLock { state in Self.ordered(state.objects.values.flatMap(\.records)) }
+        state.withLock { $0.records }
     }
 
     /// Every diagnostic since the registry was made, in the order found.
@@ -51,6 +53,7 @@ public final class AnnotationRegistry: Sendable {
 
     private func apply(_ events: [ObjectEvent], to state: inout State) -> RegistryUpdate {
         var update = RegistryUpdate()
+        if events.isEmpty { return update }
         // Events are folded in order: an object loaded and unloaded again within one batch never arrives.
         var pending: [UInt64: ObjectAnnotations] = [:]
         for event in events {
@@ -90,14 +93,67 @@ public final class AnnotationRegistry: Sendable {
         update.unloadedObjects.sort { ($0.path, $0.id) < ($1.path, $1.id) }
         update.added = Self.ordered(update.added)
         update.removed = Self.ordered(update.removed)
+        if !update.unloadedObjects.isEmpty {
+            state.records = Self.ordered(state.objects.values.flatMap(\.records))
+        } else if !update.added.isEmpty {
+            state.records = Self.merged(state.records, update.added)
+        }
         state.diagnostics += update.diagnostics
         return update
     }
 
-    static func ordered(_ records: [AnnotationRecord]) -> [AnnotationRecord] {
-        records.sorted {
-            ($0.kind.section, $0.key, $0.origin.objectPath, $0.origin.offset)
-                < ($1.kind.section, $1.key, $1.origin.objectPath, $1.origin.offset)
+    /// What records are ordered by: section, key, object path, offset.
+    private struct SortKey {
+        let section: String
+        let key: String
+        let objectPath: String
+        let offset: Int
+
+        init(_ record: AnnotationRecord) {
+            section = record.kind.section
+            key = record.key
+            objectPath = record.origin.objectPath
+            offset = record.origin.offset
         }
+
+        static func precedes(_ lhs: borrowing SortKey, _ rhs: borrowing SortKey) -> Bool {
+            if lhs.section != rhs.section { return lhs.section < rhs.section }
+            if lhs.key != rhs.key { return lhs.key < rhs.key }
+            if lhs.objectPath != rhs.objectPath { return lhs.objectPath < rhs.objectPath }
+            return lhs.offset < rhs.offset
+        }
+    }
+
+    /// Sorts indices by precomputed keys: records are large, and copying them in every comparison dominated.
+    private static func ordered(_ records: [AnnotationRecord]) -> [AnnotationRecord] {
+        let keys = records.map(SortKey.init)
+        let order = keys.withUnsafeBufferPointer { keys in
+            keys.indices.sorted { SortKey.precedes(keys[$0], keys[$1]) }
+        }
+        return order.map { records[$0] }
+    }
+
+    /// Merges two ordered arrays.
+    private static func merged(_ first: [AnnotationRecord], _ second: [AnnotationRecord]) -> [AnnotationRecord] {
+        var result: [AnnotationRecord] = []
+        result.reserveCapacity(first.count + second.count)
+        var i = first.startIndex
+        var j = second.startIndex
+        while i < first.endIndex && j < second.endIndex {
+            if precedes(second[j], first[i]) {
+                result.append(second[j])
+                j += 1
+            } else {
+                result.append(first[i])
+                i += 1
+            }
+        }
+        result += first[i...]
+        result += second[j...]
+        return result
+    }
+
+    private static func precedes(_ lhs: AnnotationRecord, _ rhs: AnnotationRecord) -> Bool {
+        SortKey.precedes(SortKey(lhs), SortKey(rhs))
     }
 }

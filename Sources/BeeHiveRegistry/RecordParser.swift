@@ -73,7 +73,11 @@ public enum RecordParser {
     }
 
     private static func parsePayload(_ text: String) throws(Failure) -> AnnotationRecord.Payload {
-        let fields = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        // Split the UTF-8 bytes: '|' is ASCII, so no field boundary falls inside a character, and this avoids
+        // grapheme breaking over every record.
+        let fields = text.utf8.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         let header = fields[0]
         guard header.hasPrefix(versionPrefix) else {
             throw .malformed("expected '\(versionPrefix)\(currentVersion)' at the start")
@@ -87,7 +91,7 @@ public enum RecordParser {
         switch fields[1] {
         case "module":
             let typeName = try typeName(fields[2], role: "module type")
-            var attributes = try Attributes(fields[3...], allowed: ["level", "priority", "async"])
+            let attributes = try Attributes(fields[3...], allowed: ["level", "priority", "async"])
             let level = try attributes.take("level") { ModuleLevel(rawValue: $0) } ?? .normal
             let priority = try attributes.take("priority", integer) ?? 0
             let isAsync = try attributes.take("async") { ["0": false, "1": true][$0] } ?? false
@@ -96,7 +100,7 @@ public enum RecordParser {
             guard fields.count >= 4 else { throw .malformed("a service record names a protocol and a type") }
             let protocolName = try typeName(fields[2], role: "service protocol")
             let implementation = try typeName(fields[3], role: "service type")
-            var attributes = try Attributes(fields[4...], allowed: ["scope", "name"])
+            let attributes = try Attributes(fields[4...], allowed: ["scope", "name"])
             let scope = try attributes.take("scope") { ServiceScope(rawValue: $0) } ?? .transient
             let name = try attributes.take("name") { value -> String?? in
                 value.isEmpty ? .some(nil) : (isServiceName(value) ? .some(value) : nil)
@@ -110,7 +114,7 @@ public enum RecordParser {
                 throw .malformed("route pattern '\(pattern)' is empty or contains spaces or control characters")
             }
             let handler = try typeName(fields[3], role: "route handler type")
-            var attributes = try Attributes(fields[4...], allowed: ["scheme", "priority"])
+            let attributes = try Attributes(fields[4...], allowed: ["scheme", "priority"])
             let scheme = try attributes.take("scheme") { value -> String?? in
                 value.isEmpty ? .some(nil) : (isScheme(value) ? .some(value) : nil)
             } ?? nil
@@ -126,10 +130,11 @@ public enum RecordParser {
     }
 
     /// `key=value` fields after the positional ones; each key at most once, and only the allowed keys.
+    /// A record has at most three attributes, so plain arrays beat hashing here.
     private struct Attributes {
-        private var values: [String: String] = [:]
+        private var values: [(key: String, value: String)] = []
 
-        init(_ fields: ArraySlice<String>, allowed: Set<String>) throws(Failure) {
+        init(_ fields: ArraySlice<String>, allowed: [String]) throws(Failure) {
             for field in fields {
                 guard let equals = field.firstIndex(of: "=") else {
                     throw .malformed("expected key=value, found '\(field)'")
@@ -138,13 +143,13 @@ public enum RecordParser {
                 guard allowed.contains(key) else {
                     throw .malformed("unknown attribute '\(key)' (allowed: \(allowed.sorted().joined(separator: ", ")))")
                 }
-                guard values[key] == nil else { throw .malformed("attribute '\(key)' given twice") }
-                values[key] = String(field[field.index(after: equals)...])
+                guard !values.contains(where: { $0.key == key }) else { throw .malformed("attribute '\(key)' given twice") }
+                values.append((key, String(field[field.index(after: equals)...])))
             }
         }
 
-        mutating func take<T>(_ key: String, _ convert: (String) -> T?) throws(Failure) -> T? {
-            guard let raw = values.removeValue(forKey: key) else { return nil }
+        func take<T>(_ key: String, _ convert: (String) -> T?) throws(Failure) -> T? {
+            guard let raw = values.first(where: { $0.key == key })?.value else { return nil }
             guard let value = convert(raw) else { throw .malformed("bad value '\(raw)' for \(key)") }
             return value
         }
@@ -158,14 +163,26 @@ public enum RecordParser {
 
     /// `Module.Type`, `Module.Outer.Inner`, or a mangled name such as `4Demo4ImplV`.
     private static func typeName(_ text: String, role: String) throws(Failure) -> String {
-        let components = text.split(separator: ".", omittingEmptySubsequences: false)
-        let valid = !text.isEmpty && components.allSatisfy { component in
-            !component.isEmpty && component.unicodeScalars.allSatisfy { scalar in
-                scalar == "_" || scalar == "$" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+        var componentLength = 0
+        var valid = !text.isEmpty
+        for scalar in text.unicodeScalars where valid {
+            if scalar == "." {
+                valid = componentLength > 0
+                componentLength = 0
+            } else {
+                valid = isIdentifierScalar(scalar)
+                componentLength += 1
             }
         }
-        guard valid else { throw .malformed("bad \(role) name '\(text)'") }
+        guard valid && componentLength > 0 else { throw .malformed("bad \(role) name '\(text)'") }
         return text
+    }
+
+    private static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "_", "$": true
+        default: !scalar.isASCII && scalar.properties.isAlphabetic
+        }
     }
 
     private static func isServiceName(_ text: String) -> Bool {
