@@ -65,12 +65,14 @@ struct HostReport: Decodable, Equatable {
 struct PluginPhases: Decodable {
     let before: HostReport
     let loaded: HostReport
+    let staysLoaded: [Bool]
     let unloaded: HostReport
     let after: HostReport
 }
 
 struct RaceResult: Decodable {
     let rounds: Int
+    let refreshesWithChanges: Int
     let final: HostReport
 }
 

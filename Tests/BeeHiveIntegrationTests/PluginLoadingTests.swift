@@ -29,6 +29,7 @@ struct PluginLoadingTests {
         #expect(phases.loaded.recordLines == Self.pluginARecords)
         #expect(phases.loaded.diagnostics.isEmpty)
         // The Swift runtime cannot forget an image, so a Swift plugin is never unmapped: nothing is removed.
+        #expect(phases.staysLoaded == [true])
         #expect(phases.unloaded.objects.isEmpty && phases.unloaded.records.isEmpty)
         #expect(phases.after.records.count == 19 + 3)
     }
@@ -41,6 +42,7 @@ struct PluginLoadingTests {
         let expected = Self.cPluginRecords(one, two)
         #expect(phases.loaded.recordLines == expected)
         #expect(phases.loaded.objects.map(\.path) == [one.path, two.path])
+        #expect(phases.staysLoaded == [false, false])
         #expect(phases.unloaded.objects.map(\.path) == [one.path, two.path])
         #expect(phases.unloaded.recordLines == expected)
         #expect(phases.after.recordLines == DiscoveryTests.startupRecords)

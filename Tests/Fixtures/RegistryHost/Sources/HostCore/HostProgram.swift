@@ -46,6 +46,8 @@ public enum HostProgram {
     struct PluginPhases: Encodable {
         let before: Report
         let loaded: Report
+        /// Per plugin, in argument order: whether it stays mapped after unloading (it has Swift code).
+        let staysLoaded: [Bool]
         let unloaded: Report
         let after: Report
     }
@@ -57,7 +59,9 @@ public enum HostProgram {
         let loaded = Report(update: registry.refresh())
         for plugin in plugins { try plugin.unload() }
         let unloaded = Report(update: registry.refresh(), removed: true)
-        return PluginPhases(before: before, loaded: loaded, unloaded: unloaded, after: Report(registry: registry))
+        return PluginPhases(
+            before: before, loaded: loaded, staysLoaded: plugins.map(\.staysLoaded), unloaded: unloaded,
+            after: Report(registry: registry))
     }
 
     private static func replace(_ path: String, with replacement: String) throws -> Report {
@@ -72,16 +76,21 @@ public enum HostProgram {
 
     struct RaceResult: Encodable {
         let rounds: Int
+        /// Refreshes during the race that saw objects come or go; varies from run to run.
+        let refreshesWithChanges: Int
         let final: Report
     }
 
     /// Another thread loads and unloads the plugins while this one refreshes; the last round leaves them loaded.
     private static func race(rounds: Int, paths: [String]) throws -> RaceResult {
         let registry = refreshed()
+        let refreshing = Atomic<Bool>(false)
         let finished = Atomic<Bool>(false)
         let failure = Mutex<String?>(nil)
         let loader = Thread {
             defer { finished.store(true, ordering: .releasing) }
+            // Start once the main thread is refreshing, so that the two overlap.
+            while !refreshing.load(ordering: .acquiring) {}
             do {
                 for round in 0..<rounds {
                     let plugins = try paths.map { path throws(PluginError) in try Plugin.load(atPath: path) }
@@ -94,12 +103,15 @@ public enum HostProgram {
             }
         }
         loader.start()
-        while !finished.load(ordering: .acquiring) {
-            registry.refresh()
-        }
+        var refreshesWithChanges = 0
+        repeat {
+            let update = registry.refresh()
+            refreshing.store(true, ordering: .releasing)
+            if !update.loadedObjects.isEmpty || !update.unloadedObjects.isEmpty { refreshesWithChanges += 1 }
+        } while !finished.load(ordering: .acquiring)
         if let message = failure.withLock({ $0 }) { throw HostError(description: message) }
         registry.refresh()
-        return RaceResult(rounds: rounds, final: Report(registry: registry))
+        return RaceResult(rounds: rounds, refreshesWithChanges: refreshesWithChanges, final: Report(registry: registry))
     }
 
     struct Resolution: Encodable {
