@@ -90,6 +90,17 @@ static void bh_scan_notes(const unsigned char *start, size_t size, size_t alignm
     }
 }
 
+/* A note segment is read from memory only if a readable, file-backed PT_LOAD segment covers it. */
+static int bh_note_is_mapped(const struct dl_phdr_info *info, const ElfW(Phdr) *note) {
+    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && note->p_vaddr >= ph->p_vaddr &&
+            note->p_memsz <= ph->p_filesz && note->p_vaddr - ph->p_vaddr <= ph->p_filesz - note->p_memsz)
+            return 1;
+    }
+    return 0;
+}
+
 static int bh_collect(struct dl_phdr_info *info, size_t info_size, void *context) {
     bh_walk *walk = context;
     if (info_size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs) {
@@ -102,7 +113,7 @@ static int bh_collect(struct dl_phdr_info *info, size_t info_size, void *context
     c.is_main = walk->visited++ == 0 && (info->dlpi_name == NULL || info->dlpi_name[0] == '\0');
     for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_NOTE)
+        if (ph->p_type == PT_NOTE && bh_note_is_mapped(info, ph))
             bh_scan_notes((const unsigned char *)(info->dlpi_addr + ph->p_vaddr), ph->p_memsz,
                           ph->p_align == 8 ? 8 : 4, &c);
     }
