@@ -10,7 +10,7 @@ struct DiscoveryTests {
         FixtureBuilder.Linker.allCases.map { (configuration, $0) }
     }
 
-    /// Every valid record, as "object section record", in the registry's order (section, key, object).
+    /// Every valid record, as "object section record", sorted.
     static let startupRecords = [
         "host beehive_mods beehive:1|module|HostCore.AppModule",
         "host beehive_mods beehive:1|module|HostCore.LaunchModule|level=basic|priority=-5|async=0",
@@ -31,7 +31,7 @@ struct DiscoveryTests {
         "libDuplicateB.so beehive_services beehive:1|service|Shared.TwiceProtocol|DuplicateB.TwiceService",
         "libShopKit.so beehive_services beehive:1|service|ShopKit.CartProtocol|ShopKit.CartService",
         "libShopKit.so beehive_services beehive:1|service|ShopKit.PaymentProtocol|ShopKit.PaymentService|scope=named|name=checkout",
-    ]
+    ].sorted()
 
     /// Every diagnostic, as "kind object section record [first=object]", sorted.
     static let startupDiagnostics = [

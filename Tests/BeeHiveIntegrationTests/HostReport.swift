@@ -30,9 +30,10 @@ struct HostReport: Decodable, Equatable {
     let records: [Record]
     let diagnostics: [Diagnostic]
 
-    /// "object section record" per record, object by file name, in the registry's order.
+    /// "object section record" per record, object by file name, sorted: the registry's own order is checked
+    /// by the unit tests and by LinkOrderTests, which compares two whole outputs.
     var recordLines: [String] {
-        records.map { "\($0.object.fileName) \($0.section) \($0.text)" }
+        records.map { "\($0.object.fileName) \($0.section) \($0.text)" }.sorted()
     }
 
     /// "kind object section record [first object]" per diagnostic, sorted: within one object, diagnostics come

@@ -8,7 +8,7 @@ struct PluginLoadingTests {
         "libPluginA.so beehive_mods beehive:1|module|PluginA.GreeterModule",
         "libPluginA.so beehive_routes beehive:1|route|/greet/:name|PluginA.GreetHandler",
         "libPluginA.so beehive_services beehive:1|service|PluginA.GreetingProtocol|PluginA.GreetingService|scope=singleton|name=",
-    ]
+    ].sorted()
 
     static func cPluginRecords(_ one: URL, _ two: URL) -> [String] {
         [
@@ -17,7 +17,7 @@ struct PluginLoadingTests {
             "\(one.lastPathComponent) beehive_routes beehive:1|route|/one/:id|CPluginOne.Handler|scheme=plugin|priority=1",
             "\(two.lastPathComponent) beehive_routes beehive:1|target|Two|CPluginTwo.Target",
             "\(one.lastPathComponent) beehive_services beehive:1|service|CPluginOne.Protocol|CPluginOne.Service",
-        ]
+        ].sorted()
     }
 
     @Test(arguments: [FixtureBuilder.Configuration.debug, .release])

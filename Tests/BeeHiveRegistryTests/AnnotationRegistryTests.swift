@@ -39,6 +39,12 @@ private func object(_ id: UInt64, _ path: String, _ records: [String]) -> Object
         isAnnotated: true, records: parsed, diagnostics: diagnostics)
 }
 
+/// The object a duplicate diagnostic names as the first declaration.
+private func firstObject(of diagnostic: RegistryDiagnostic) -> String? {
+    if case .duplicate(_, let first) = diagnostic.kind { return first }
+    return nil
+}
+
 private let shop = object(1, "/app/lib/libShop.so", [
     "beehive:1|module|Shop.ShopModule|level=basic", "beehive:1|service|Shop.Cart|Shop.CartImpl",
     "beehive:1|route|/shop|Shop.ShopHandler",
@@ -68,14 +74,14 @@ private let broken = object(4, "/app/lib/libBroken.so", ["beehive:1|module|Broke
         let update = registry.refresh()
         #expect(update.diagnostics.count == 2)
         let module = try #require(update.diagnostics.first { $0.record == "beehive:1|module|Shared.Twice" })
-        #expect(module.kind == .duplicate(key: "module Shared.Twice", firstObject: "/app/lib/libA.so"))
+        #expect(module.kind.name == "duplicate" && firstObject(of: module) == "/app/lib/libA.so")
         #expect(module.objectPath == "/app/lib/libB.so")
         #expect(module.severity == .warning)
         #expect(module.description.contains("/app/lib/libA.so") && module.description.contains("/app/lib/libB.so"))
         let service = try #require(update.diagnostics.first { $0.section == SectionName.services })
-        #expect(service.kind == .duplicate(key: "service Shared.P", firstObject: "/app/lib/libA.so"))
+        #expect(service.kind.name == "duplicate" && firstObject(of: service) == "/app/lib/libA.so")
         // Both declarations are kept; which one wins is the managers' policy.
-        #expect(registry.records.filter { $0.key == "module Shared.Twice" }.map(\.origin.objectPath) == ["/app/lib/libA.so", "/app/lib/libB.so"])
+        #expect(registry.records.filter { $0.text == "beehive:1|module|Shared.Twice" }.map(\.origin.objectPath) == ["/app/lib/libA.so", "/app/lib/libB.so"])
         #expect(registry.diagnostics == update.diagnostics)
     }
 
@@ -86,10 +92,8 @@ private let broken = object(4, "/app/lib/libBroken.so", ["beehive:1|module|Broke
         source.enqueue(.loaded(sharedA))
         #expect(registry.refresh().diagnostics.isEmpty)
         let later = registry.refresh().diagnostics
-        #expect(later.map(\.kind) == [
-            .duplicate(key: "module Shared.Twice", firstObject: "/app/lib/libB.so"),
-            .duplicate(key: "service Shared.P", firstObject: "/app/lib/libB.so"),
-        ])
+        #expect(later.map(\.record) == ["beehive:1|module|Shared.Twice", "beehive:1|service|Shared.P|A.Impl"])
+        #expect(later.allSatisfy { $0.kind.name == "duplicate" && firstObject(of: $0) == "/app/lib/libB.so" })
         #expect(later.allSatisfy { $0.objectPath == "/app/lib/libA.so" })
     }
 

@@ -50,12 +50,11 @@ private func malformedReason(_ text: String) -> String? {
         #expect(try payload("beehive:1|module|Shop.M|priority=\(text)") == .module(ModuleAnnotation(typeName: "Shop.M", priority: value)))
     }
 
-    @Test func recordKeepsTextOriginAndKey() throws {
+    @Test func recordKeepsTextAndOrigin() throws {
         let record = try parse("beehive:1|module|Shop.M|priority=3").get()
         #expect(record.text == "beehive:1|module|Shop.M|priority=3")
         #expect(record.origin == RecordOrigin(objectPath: "/lib/libShop.so", section: "beehive_mods", offset: 0))
         #expect(record.kind == .module)
-        #expect(record.key == "module Shop.M")
     }
 }
 
@@ -78,11 +77,6 @@ private func malformedReason(_ text: String) -> String? {
             try payload("beehive:1|service|Shop.P|Shop.T|scope=named|name=checkout-2.v1")
                 == .service(ServiceAnnotation(protocolName: "Shop.P", typeName: "Shop.T", scope: .named, name: "checkout-2.v1")))
     }
-
-    @Test func nameIsPartOfTheKey() throws {
-        #expect(try parse("beehive:1|service|Shop.P|Shop.T|scope=named|name=a").get().key == "service Shop.P name=a")
-        #expect(try parse("beehive:1|service|Shop.P|Shop.T").get().key == "service Shop.P")
-    }
 }
 
 @Suite struct RouteAndTargetRecords {
@@ -101,14 +95,8 @@ private func malformedReason(_ text: String) -> String? {
                 == .route(RouteAnnotation(pattern: "/cart", typeName: "Shop.CartHandler")))
     }
 
-    @Test func routeKeyHasSchemeAndPattern() throws {
-        #expect(try parse("beehive:1|route|/a|Shop.H|scheme=shop").get().key == "route shop /a")
-        #expect(try parse("beehive:1|route|/a|Shop.H").get().key == "route * /a")
-    }
-
     @Test func target() throws {
         #expect(try payload("beehive:1|target|Basket_2|Shop.BasketTarget") == .target(TargetAnnotation(name: "Basket_2", typeName: "Shop.BasketTarget")))
-        #expect(try parse("beehive:1|target|Basket|Shop.BasketTarget").get().key == "target Basket")
     }
 
     @Test(arguments: ["Shop.Outer.Inner", "4Demo4ImplV", "Ünïcode.Typ_e2", "$s4Demo4ImplC"])
