@@ -48,8 +48,8 @@ enum SystemTools {
     }
 
     private static let libraries = Mutex<[CLibraryKey: URL]>([:])
-    private static let librariesFolder = FileManager.default.temporaryDirectory
-        .appending(path: "beehive-c-plugins-\(ProcessInfo.processInfo.processIdentifier)")
+    /// Beside the sources, gitignored like the fixture packages' build folders; rebuilt once per test run.
+    private static let librariesFolder = FixtureBuilder.fixturesRoot.appending(path: "CPlugins/.build-c-plugins")
 
     /// Compiles Tests/Fixtures/CPlugins/`source` into a shared library with the system C compiler: unlike
     /// anything swiftc links, it does not register with the Swift runtime, so it can really be unloaded.
