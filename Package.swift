@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "BeeHiveLocks"),
         .target(
             name: "BeeHiveRegistry",
-            dependencies: ["CSectionShim", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["BeeHiveLocks", "CSectionShim", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "BeeHiveModules",
