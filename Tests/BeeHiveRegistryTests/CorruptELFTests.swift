@@ -1,5 +1,6 @@
 import BeeHiveRegistry
 import Foundation
+import Glibc
 import Testing
 
 /// Damaged files read offline give diagnostics, never a crash and never garbage records. Each test corrupts a
@@ -333,11 +334,22 @@ import Testing
     }
 
     private func read(_ bytes: [UInt8], in directory: URL) throws -> ObjectAnnotations {
-        let file = directory.appending(path: "corrupt.so")
-        try Data(bytes).write(to: file)
+        // A new file each time: ext4 flushes a file truncated and rewritten in place when it is closed.
+        let file = directory.appending(path: "corrupt-\(UUID().uuidString).so")
+        try write(bytes, to: file)
+        defer { unlink(file.path) }
         let result = SectionReader.readFile(atPath: file.path)
         #expect(result.object.path == file.path)
         return result
+    }
+
+    /// A plain write: Foundation's `Data.write(to:)` syncs to disk, which makes a thousand reads take seconds.
+    private func write(_ bytes: [UInt8], to file: URL) throws {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ELFImage.Failure(description: "cannot create \(file.path): errno \(errno)") }
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw ELFImage.Failure(description: "cannot write \(file.path): errno \(errno)") }
     }
 
     private func temporaryDirectory() throws -> URL {
