@@ -1,6 +1,5 @@
 import BeeHiveRegistry
 import Foundation
-import Glibc
 import Testing
 
 /// Damaged files read offline give diagnostics, never a crash and never garbage records. Each test corrupts a
@@ -23,7 +22,7 @@ import Testing
     ]
 
     /// Built once per test process.
-    static let library: Result<[UInt8], ELFImage.Failure> = Result { () throws(ELFImage.Failure) in try compileLibrary() }
+    static let library: Result<[UInt8], ELFImage.Failure> = Result { () throws(ELFImage.Failure) in try TestLibrary.build(source) }
 
     let valid: ELFImage
 
@@ -298,7 +297,7 @@ import Testing
         let sectionHeaders = valid.sectionHeaderOffset(0)
         let offsets = Array(0..<64) + Array(programHeaders..<(programHeaders + 56 * valid.segmentCount))
             + Array(sectionHeaders..<valid.sectionHeaderOffset(valid.sectionCount))
-        let directory = try temporaryDirectory()
+        let directory = try TestLibrary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var unexplained: [Int] = []
         for offset in offsets where valid.bytes[offset] != 0xFF {
@@ -328,62 +327,14 @@ import Testing
     }
 
     private func read(_ bytes: [UInt8]) throws -> ObjectAnnotations {
-        let directory = try temporaryDirectory()
+        let directory = try TestLibrary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         return try read(bytes, in: directory)
     }
 
     private func read(_ bytes: [UInt8], in directory: URL) throws -> ObjectAnnotations {
-        // A new file each time: ext4 flushes a file truncated and rewritten in place when it is closed.
-        let file = directory.appending(path: "corrupt-\(UUID().uuidString).so")
-        try write(bytes, to: file)
-        defer { unlink(file.path) }
-        let result = SectionReader.readFile(atPath: file.path)
-        #expect(result.object.path == file.path)
+        let (result, path) = try TestLibrary.readAnnotations(of: bytes, in: directory)
+        #expect(result.object.path == path)
         return result
-    }
-
-    /// A plain write: Foundation's `Data.write(to:)` syncs to disk, which makes a thousand reads take seconds.
-    private func write(_ bytes: [UInt8], to file: URL) throws {
-        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ELFImage.Failure(description: "cannot create \(file.path): errno \(errno)") }
-        defer { close(descriptor) }
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw ELFImage.Failure(description: "cannot write \(file.path): errno \(errno)") }
-    }
-
-    private func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "beehive-corrupt-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
-    private static func compileLibrary() throws(ELFImage.Failure) -> [UInt8] {
-        let repository = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let directory = FileManager.default.temporaryDirectory.appending(path: "beehive-corrupt-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let source = directory.appending(path: "annotated.c")
-        let library = directory.appending(path: "libannotated.so")
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Self.source.write(to: source, atomically: true, encoding: .utf8)
-            let clang = Process()
-            clang.executableURL = URL(filePath: "/usr/bin/env")
-            // No C library: a small file whose layout has only what the tests corrupt.
-            clang.arguments = ["clang", "-shared", "-nostdlib", "-Wl,--build-id",
-                               "-I", repository.appending(path: "CSectionShim/include").path,
-                               "-o", library.path, source.path]
-            try clang.run()
-            clang.waitUntilExit()
-            guard clang.terminationStatus == 0 else {
-                throw ELFImage.Failure(description: "clang could not build the test library (status \(clang.terminationStatus)); is clang on PATH?")
-            }
-            return try Array(Data(contentsOf: library))
-        } catch let failure as ELFImage.Failure {
-            throw failure
-        } catch {
-            throw ELFImage.Failure(description: "cannot build the test library: \(error)")
-        }
     }
 }

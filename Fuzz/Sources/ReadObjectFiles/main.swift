@@ -38,7 +38,17 @@ while let path = readLine(strippingNewline: true) {
         "{\"kind\":\(json(kindName(diagnostic.kind))),\"section\":\(diagnostic.section.map(json) ?? "null"),"
             + "\"message\":\(json(diagnostic.message))}"
     }
-    print("{\"file\":\(json(path)),\"annotated\":\(result.isAnnotated),\"records\":\(result.records.count),"
+    writeLine("{\"file\":\(json(path)),\"annotated\":\(result.isAnnotated),\"records\":\(result.records.count),"
         + "\"diagnostics\":[\(diagnostics.joined(separator: ","))]}")
-    fflush(stdout)
+}
+
+/// Writes straight to the file descriptor, unbuffered, so that nothing read is lost if the next file crashes.
+func writeLine(_ line: String) {
+    var bytes = Array((line + "\n").utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { exit(1) }
+        bytes = bytes.dropFirst(written)
+    }
 }
