@@ -239,7 +239,7 @@ static const char *bh_section_table_damage(Elf *elf) {
     size_t count = 0, names = 0;
     if (!gelf_getehdr(elf, &header) || elf_getshdrnum(elf, &count) != 0) return NULL;
     if (count == 0)
-        return header.e_shoff ? "the section header table lies outside the file (truncated file or bad e_shoff)" : NULL;
+        return header.e_shoff ? "the section header table lies outside the file (truncated?)" : NULL;
     if (elf_getshdrstrndx(elf, &names) != 0 || names == SHN_UNDEF) return NULL;
     GElf_Shdr shdr;
     if (!gelf_getshdr(elf_getscn(elf, 0), &shdr) || shdr.sh_type != SHT_NULL || shdr.sh_name || shdr.sh_flags ||

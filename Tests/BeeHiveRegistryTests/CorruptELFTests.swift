@@ -64,11 +64,14 @@ import Testing
         #expect(result.diagnostics.map(\.kind) == [.notELF])
     }
 
+    /// Whether libelf calls these "not ELF" or "invalid ELF data" depends on how it reads the file (mapped or
+    /// read), so either is right; what matters is one diagnostic and no records.
     @Test(arguments: [16, 40, 63])
-    func fileCutInsideTheHeaderIsUnreadable(length: Int) throws {
+    func fileCutInsideTheHeaderIsRejected(length: Int) throws {
         let result = try read(Array(valid.bytes.prefix(length)))
         #expect(result.records.isEmpty)
-        #expect(unreadableReason(result) != nil)
+        #expect(result.diagnostics.count == 1)
+        #expect(result.diagnostics.first?.kind == .notELF || unreadableReason(result) != nil, "\(result.diagnostics)")
     }
 
     /// The section table sits at the end of the file, so any cut loses it: a damaged file, not a stripped one.
