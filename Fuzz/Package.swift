@@ -6,8 +6,8 @@ import PackageDescription
 let beehive = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent
 
 /// Hardening tools built against the BeeHive package: a libFuzzer harness for the record parser (built only by
-/// scripts/fuzz, with `-sanitize=fuzzer,address`) and a reader that runs the offline
-/// ELF reader over many real files (scripts/inspect-system). The C harness for the ELF reader is in ELFReader/.
+/// scripts/fuzz, with `-sanitize=fuzzer,address`), and a reader that runs the offline ELF reader over many real
+/// files (scripts/inspect-system). The C harness for the ELF reader is in ELFReader/, built by scripts/fuzz.
 let package = Package(
     name: "BeeHiveFuzz",
     platforms: [.macOS(.v15)],

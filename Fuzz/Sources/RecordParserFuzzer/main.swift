@@ -4,7 +4,7 @@ import FuzzerDriver
 import Glibc
 #endif
 
-exit(beehive_fuzzer_main(CommandLine.argc, CommandLine.unsafeArgv) { data, size in testOneInput(data, size) })
+exit(beehive_fuzzer_main(CommandLine.argc, CommandLine.unsafeArgv, testOneInput))
 
 /// One fuzz input: the content of an annotation section, parsed as each of the three sections in turn. Besides
 /// crashes and sanitizer reports, it checks what the parser promises; a broken promise traps, which libFuzzer
