@@ -247,6 +247,52 @@ static int bh_inside_loaded_segment(const bh_candidate *c, uint64_t address, uin
     return 0;
 }
 
+/*
+ * Offline, a linked file's section is read only where a readable loaded segment would map it (its address and
+ * its file offset agree with the segment), as discovery requires at run time. Relocatable objects have no
+ * segments and are read as they are.
+ */
+static int bh_inside_file_segment(Elf *elf, const GElf_Shdr *shdr) {
+    size_t count = 0;
+    if (elf_getphdrnum(elf, &count) != 0) return 0;
+    if (count == 0) return 1;
+    for (size_t i = 0; i < count; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_R)) continue;
+        if (shdr->sh_addr >= ph.p_vaddr && shdr->sh_size <= ph.p_filesz &&
+            shdr->sh_addr - ph.p_vaddr <= ph.p_filesz - shdr->sh_size && shdr->sh_offset >= ph.p_offset &&
+            shdr->sh_offset - ph.p_offset == shdr->sh_addr - ph.p_vaddr)
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * A section table that the header promises but libelf cannot read (a truncated file, a bad e_shoff), or whose
+ * entries break ELF's rules, would otherwise read as "no annotations" or as garbage: report it as damaged.
+ * Returns what is wrong, or NULL (problems libelf itself reports are left to the caller).
+ */
+static const char *bh_section_table_damage(Elf *elf) {
+    GElf_Ehdr header;
+    size_t count = 0, names = 0;
+    if (!gelf_getehdr(elf, &header) || elf_getshdrnum(elf, &count) != 0) return NULL;
+    if (count == 0)
+        return header.e_shoff ? "the section header table lies outside the file (truncated?)" : NULL;
+    if (elf_getshdrstrndx(elf, &names) != 0 || names == SHN_UNDEF) return NULL;
+    GElf_Shdr shdr;
+    if (!gelf_getshdr(elf_getscn(elf, 0), &shdr) || shdr.sh_type != SHT_NULL || shdr.sh_name || shdr.sh_flags ||
+        shdr.sh_addr || shdr.sh_offset)
+        return "the section header table is damaged: its first entry is not the null entry (bad e_shoff?)";
+    if (!gelf_getshdr(elf_getscn(elf, names), &shdr) || shdr.sh_type != SHT_STRTAB)
+        return "the section name table is missing or is not a string table (bad e_shstrndx?)";
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        if (!gelf_getshdr(scn, &shdr) || !elf_strptr(elf, names, shdr.sh_name))
+            return "a section header is damaged: its name lies outside the section name table";
+    }
+    return NULL;
+}
+
 static bh_section *bh_add_section(bh_object *object, size_t *capacity, const char *name, size_t size) {
     if (!bh_grow((void **)&object->sections, capacity, object->section_count, sizeof(bh_section))) return NULL;
     bh_section *section = &object->sections[object->section_count++];
@@ -295,6 +341,12 @@ static void bh_read_elf(Elf *elf, const bh_candidate *c, bh_object *object) {
     if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
         object->status = BH_OBJECT_UNREADABLE;
         object->detail = bh_strdup(elf_errmsg(-1));
+        return;
+    }
+    const char *damage = bh_section_table_damage(elf);
+    if (damage) {
+        object->status = BH_OBJECT_UNREADABLE;
+        object->detail = bh_strdup(damage);
         return;
     }
 
@@ -353,6 +405,10 @@ static void bh_read_elf(Elf *elf, const bh_candidate *c, bh_object *object) {
                 return;
             }
         } else {
+            if (!bh_inside_file_segment(elf, &shdr)) {
+                section->status = BH_SECTION_OUTSIDE_SEGMENT;
+                continue;
+            }
             source = file_data->d_buf;
         }
         section->data = malloc(shdr.sh_size ? shdr.sh_size : 1);
