@@ -81,7 +81,13 @@ let package = Package(
         .testTarget(name: "BeeHiveModulesTests", dependencies: ["BeeHiveModules"]),
         .testTarget(name: "BeeHiveServicesTests", dependencies: ["BeeHiveServices"]),
         .testTarget(name: "BeeHiveRouterTests", dependencies: ["BeeHiveRouter"]),
-        .testTarget(name: "BeeHiveIntegrationTests", dependencies: ["BeeHive", "BeeHiveLint"]),
+        .testTarget(
+            name: "BeeHiveIntegrationTests",
+            dependencies: [
+                "BeeHive", "BeeHiveLint", "BeeHiveLocks",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "BeeHiveMacrosTests",
             dependencies: [

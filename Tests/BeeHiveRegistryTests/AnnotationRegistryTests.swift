@@ -213,4 +213,37 @@ private let broken = object(4, "/app/lib/libBroken.so", ["beehive:1|module|Broke
         #expect(registry.records.count == 400)
         #expect(registry.diagnostics.isEmpty)
     }
+
+    @Test func retiredObjectsLeaveAndComeBackWhenReinstated() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        let plugin = object(7, "/app/plugins/libReviews.so", ["beehive:1|module|Reviews.ReviewsModule", "beehive:1|route|/reviews|Reviews.H"])
+        source.enqueue(.loaded(shop), .loaded(plugin))
+        registry.refresh()
+
+        let retired = registry.retireObjects(atPath: "/app/plugins/libReviews.so")
+        #expect(retired.unloadedObjects == [plugin.object])
+        #expect(Set(retired.removed) == Set(plugin.records))
+        #expect(Set(registry.records) == Set(shop.records))
+        #expect(registry.retireObjects(atPath: "/app/plugins/libReviews.so").isEmpty)
+
+        let reinstated = registry.reinstateObjects(atPath: "/app/plugins/libReviews.so")
+        #expect(reinstated.loadedObjects == [plugin.object])
+        #expect(Set(reinstated.added) == Set(plugin.records))
+        #expect(Set(registry.records) == Set(shop.records + plugin.records))
+        #expect(registry.reinstateObjects(atPath: "/app/plugins/libReviews.so").isEmpty)
+    }
+
+    @Test func anObjectTheLoaderReallyUnmappedIsNotReinstated() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        let plugin = object(7, "/app/plugins/libC.so", ["beehive:1|module|C.CModule"])
+        source.enqueue(.loaded(plugin))
+        registry.refresh()
+        registry.retireObjects(atPath: "/app/plugins/libC.so")
+        source.enqueue(.unloaded(plugin.object))
+        #expect(registry.refresh().removed.isEmpty)
+        #expect(registry.reinstateObjects(atPath: "/app/plugins/libC.so").isEmpty)
+        #expect(registry.records.isEmpty)
+    }
 }
