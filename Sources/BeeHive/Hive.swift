@@ -22,10 +22,18 @@ public final class Hive: Sendable {
 
     private let logger: Logger
     private let state = Locked(State())
+    /// Serialises deliveries, so that managers see objects come and go in the order they did.
+    private let delivery = Locked(Delivered())
 
     private struct State {
         var plugins: [String: Plugin] = [:]
         var diagnostics: [HiveDiagnostic] = []
+    }
+
+    /// What the managers have been given so far.
+    private struct Delivered {
+        var objects: [UInt64: ObjectAnnotations] = [:]
+        var registryDiagnostics = 0
     }
 
     public init(
@@ -46,9 +54,13 @@ public final class Hive: Sendable {
 
     /// Takes in the annotations of objects loaded or unloaded since the last call and hands them to the
     /// managers. The first call also takes what the constructor found before `main`. Cheap when nothing changed.
+    ///
+    /// The managers get the difference between the registry's objects and what they were given before, so
+    /// it does not matter who else refreshes the registry. Hooks run by this call must not call it again.
     @discardableResult
     public func refresh() -> [HiveDiagnostic] {
-        deliver(registry.refresh())
+        registry.refresh()
+        return deliverChanges()
     }
 
     /// Every diagnostic reported through this hive so far.
@@ -75,7 +87,9 @@ public final class Hive: Sendable {
         }
         state.withLock { $0.plugins[path] = plugin }
         logger.info("loaded plugin", metadata: ["path": "\(path)"])
-        return refresh() + deliver(registry.reinstateObjects(atPath: path))
+        registry.refresh()
+        registry.reinstateObjects(atPath: path)
+        return deliverChanges()
     }
 
     /// Retires what the plugin registered (its modules get tearDown and unmount, its services and routes go
@@ -85,7 +99,8 @@ public final class Hive: Sendable {
         guard let plugin = state.withLock({ $0.plugins.removeValue(forKey: path) }) else {
             throw .pluginNotLoaded(path: path)
         }
-        let diagnostics = deliver(registry.retireObjects(atPath: path))
+        registry.retireObjects(atPath: path)
+        let diagnostics = deliverChanges()
         do {
             try plugin.unload()
         } catch {
@@ -113,6 +128,28 @@ public final class Hive: Sendable {
             }
         }
         return result
+    }
+
+    private func deliverChanges() -> [HiveDiagnostic] {
+        delivery.withLock { delivered in
+            let current = registry.objects
+            let registryDiagnostics = registry.diagnostics
+            var update = RegistryUpdate()
+            let currentIDs = Set(current.map(\.object.id))
+            for (id, gone) in delivered.objects.sorted(by: { $0.key < $1.key }) where !currentIDs.contains(id) {
+                delivered.objects[id] = nil
+                update.unloadedObjects.append(gone.object)
+                update.removed += gone.records
+            }
+            for object in current where delivered.objects[object.object.id] == nil {
+                delivered.objects[object.object.id] = object
+                update.loadedObjects.append(object.object)
+                update.added += object.records
+            }
+            update.diagnostics = Array(registryDiagnostics.dropFirst(delivered.registryDiagnostics))
+            delivered.registryDiagnostics = registryDiagnostics.count
+            return deliver(update)
+        }
     }
 
     private func deliver(_ update: RegistryUpdate) -> [HiveDiagnostic] {

@@ -122,6 +122,21 @@ final class ScriptedSource: AnnotationSource {
         try host.stop()
     }
 
+    @Test func managersGetWhatTheRegistryHoldsEvenIfSomeoneElseRefreshedIt() throws {
+        let source = ScriptedSource()
+        let registry = AnnotationRegistry(source: source)
+        source.enqueue(.loaded(ScriptedSource.object(5, "/app/bin/early", [
+            "beehive:1|route|/early|BeeHiveIntegrationTests.HiveCatalogHandler",
+            "beehive:1|module|BeeHiveIntegrationTests.NoSuchEarlyModule",
+        ])))
+        #expect(registry.refresh().added.count == 2)
+        let hive = Hive(registry: registry)
+        let diagnostics = hive.refresh()
+        #expect(hive.router.canRoute("/early"))
+        #expect(diagnostics.count == 1)
+        #expect(hive.refresh().isEmpty)
+    }
+
     @Test func pluginErrorsNameThePath() {
         let hive = Hive(registry: AnnotationRegistry(source: ScriptedSource()))
         #expect {
