@@ -41,6 +41,7 @@ public final class AnnotationRegistry: Sendable {
 
     /// Withdraws the records of the objects loaded from `path`, before their plugin is closed: the code
     /// behind those records is about to go away, whether or not the loader really unmaps the file.
+    @discardableResult
     public func retireObjects(atPath path: String) -> RegistryUpdate {
         state.withLock { state in
             var update = RegistryUpdate()
@@ -59,6 +60,7 @@ public final class AnnotationRegistry: Sendable {
     }
 
     /// Brings back retired objects loaded from `path` that the loader kept mapped and that were opened again.
+    @discardableResult
     public func reinstateObjects(atPath path: String) -> RegistryUpdate {
         state.withLock { state in
             var update = RegistryUpdate()
