@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -8,10 +9,14 @@ let package = Package(
         // Dynamic, so that a host and the plugins it loads share one registry and one copy of every protocol.
         .library(name: "BeeHive", type: .dynamic, targets: ["BeeHive"]),
         .executable(name: "beehive", targets: ["BeeHiveCLI"]),
+        // Separate from BeeHive so that users who annotate in C only never build swift-syntax.
+        .library(name: "BeeHiveAnnotations", targets: ["BeeHiveAnnotations"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -26,33 +31,49 @@ let package = Package(
             path: "CSectionShim",
             linkerSettings: [.linkedLibrary("elf"), .linkedLibrary("dl")]
         ),
+        .target(name: "BeeHiveLocks"),
         .target(
             name: "BeeHiveRegistry",
-            dependencies: ["CSectionShim", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["BeeHiveLocks", "CSectionShim", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "BeeHiveModules",
-            dependencies: ["BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["BeeHiveLocks", "BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "BeeHiveServices",
-            dependencies: ["BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["BeeHiveLocks", "BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "BeeHiveRouter",
-            dependencies: ["BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["BeeHiveLocks", "BeeHiveRegistry", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "BeeHive",
             dependencies: [
-                "BeeHiveRegistry", "BeeHiveModules", "BeeHiveServices", "BeeHiveRouter",
+                "BeeHiveLocks", "BeeHiveRegistry", "BeeHiveModules", "BeeHiveServices", "BeeHiveRouter",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .macro(
+            name: "BeeHiveMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        // Declares the macros only: it must not depend on BeeHiveRegistry, or every user binary would link a
+        // second, static copy of the registry next to the dynamic BeeHive library.
+        .target(name: "BeeHiveAnnotations", dependencies: ["BeeHiveMacros"]),
+        .target(name: "BeeHiveLint", dependencies: ["BeeHiveRegistry", "CLibelf"]),
         .executableTarget(
             name: "BeeHiveCLI",
             dependencies: [
                 "BeeHiveRegistry",
+                "BeeHiveLint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,6 +81,22 @@ let package = Package(
         .testTarget(name: "BeeHiveModulesTests", dependencies: ["BeeHiveModules"]),
         .testTarget(name: "BeeHiveServicesTests", dependencies: ["BeeHiveServices"]),
         .testTarget(name: "BeeHiveRouterTests", dependencies: ["BeeHiveRouter"]),
-        .testTarget(name: "BeeHiveIntegrationTests", dependencies: ["BeeHive"]),
+        .testTarget(
+            name: "BeeHiveIntegrationTests",
+            dependencies: [
+                "BeeHive", "BeeHiveLint", "BeeHiveLocks",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "BeeHiveMacrosTests",
+            dependencies: [
+                "BeeHiveMacros",
+                "BeeHiveRegistry",
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
+        ),
+        .testTarget(name: "BeeHiveLintTests", dependencies: ["BeeHiveLint"]),
     ]
 )

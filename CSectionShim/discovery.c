@@ -41,6 +41,7 @@ typedef struct bh_candidate {
 typedef struct bh_walk {
     bh_candidate *items;
     size_t count, capacity;
+    size_t visited;                    /* objects the walk has passed, collected or not */
     int want_all;
     int out_of_memory;
     unsigned long long adds, subs;
@@ -89,6 +90,17 @@ static void bh_scan_notes(const unsigned char *start, size_t size, size_t alignm
     }
 }
 
+/* A note segment is read from memory only if a readable, file-backed PT_LOAD segment covers it. */
+static int bh_note_is_mapped(const struct dl_phdr_info *info, const ElfW(Phdr) *note) {
+    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && note->p_vaddr >= ph->p_vaddr &&
+            note->p_memsz <= ph->p_filesz && note->p_vaddr - ph->p_vaddr <= ph->p_filesz - note->p_memsz)
+            return 1;
+    }
+    return 0;
+}
+
 static int bh_collect(struct dl_phdr_info *info, size_t info_size, void *context) {
     bh_walk *walk = context;
     if (info_size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs) {
@@ -97,10 +109,11 @@ static int bh_collect(struct dl_phdr_info *info, size_t info_size, void *context
     }
     bh_candidate c = {0};
     c.base = info->dlpi_addr;
-    c.is_main = walk->count == 0 && (info->dlpi_name == NULL || info->dlpi_name[0] == '\0');
+    /* The main program comes first and has no name; later unnamed objects are not files to open. */
+    c.is_main = walk->visited++ == 0 && (info->dlpi_name == NULL || info->dlpi_name[0] == '\0');
     for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_NOTE)
+        if (ph->p_type == PT_NOTE && bh_note_is_mapped(info, ph))
             bh_scan_notes((const unsigned char *)(info->dlpi_addr + ph->p_vaddr), ph->p_memsz,
                           ph->p_align == 8 ? 8 : 4, &c);
     }
@@ -161,27 +174,52 @@ static int bh_is_annotation_section(const char *name) {
     return 0;
 }
 
-/* Reads the build-id and the BeeHive mark from the file's note sections. */
-static void bh_file_notes(Elf *elf, bh_object *object) {
-    Elf_Scn *scn = NULL;
-    while ((scn = elf_nextscn(elf, scn)) != NULL) {
-        GElf_Shdr shdr;
-        if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE) continue;
-        Elf_Data *data = elf_getdata(scn, NULL);
-        if (!data || !data->d_buf) continue;
-        size_t offset = 0, name_at, desc_at;
-        GElf_Nhdr note;
-        while (offset < data->d_size && (offset = gelf_getnote(data, offset, &note, &name_at, &desc_at)) > 0) {
-            const char *name = (const char *)data->d_buf + name_at;
-            if (note.n_namesz == sizeof BEEHIVE_NOTE_NAME && note.n_type == BEEHIVE_NOTE_TYPE &&
-                memcmp(name, BEEHIVE_NOTE_NAME, sizeof BEEHIVE_NOTE_NAME) == 0) {
-                object->annotated = 1;
-            } else if (note.n_namesz == 4 && note.n_type == NT_GNU_BUILD_ID && memcmp(name, "GNU", 4) == 0 &&
-                       note.n_descsz <= BH_BUILD_ID_MAX && object->build_id_size == 0) {
-                memcpy(object->build_id, (const char *)data->d_buf + desc_at, note.n_descsz);
-                object->build_id_size = note.n_descsz;
-            }
+/* What a file's notes say: whether it carries the BeeHive mark, and its GNU build-id. */
+typedef struct bh_notes {
+    int annotated;
+    unsigned char build_id[BH_BUILD_ID_MAX];
+    size_t build_id_size;
+} bh_notes;
+
+static void bh_scan_note_data(Elf_Data *data, bh_notes *notes) {
+    size_t offset = 0, name_at, desc_at;
+    GElf_Nhdr note;
+    while (offset < data->d_size && (offset = gelf_getnote(data, offset, &note, &name_at, &desc_at)) > 0) {
+        const char *name = (const char *)data->d_buf + name_at;
+        if (note.n_namesz == sizeof BEEHIVE_NOTE_NAME && note.n_type == BEEHIVE_NOTE_TYPE &&
+            memcmp(name, BEEHIVE_NOTE_NAME, sizeof BEEHIVE_NOTE_NAME) == 0) {
+            notes->annotated = 1;
+        } else if (note.n_namesz == 4 && note.n_type == NT_GNU_BUILD_ID && memcmp(name, "GNU", 4) == 0 &&
+                   note.n_descsz <= BH_BUILD_ID_MAX && notes->build_id_size == 0) {
+            memcpy(notes->build_id, (const char *)data->d_buf + desc_at, note.n_descsz);
+            notes->build_id_size = note.n_descsz;
         }
+    }
+}
+
+/*
+ * Reads the file's notes from its note sections or, when it has no section table (--strip-sections), from
+ * its PT_NOTE segments, which is where the loader sees them too.
+ */
+static void bh_file_notes(Elf *elf, size_t section_count, bh_notes *notes) {
+    if (section_count > 0) {
+        Elf_Scn *scn = NULL;
+        while ((scn = elf_nextscn(elf, scn)) != NULL) {
+            GElf_Shdr shdr;
+            if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE) continue;
+            Elf_Data *data = elf_getdata(scn, NULL);
+            if (data && data->d_buf) bh_scan_note_data(data, notes);
+        }
+        return;
+    }
+    size_t count = 0;
+    if (elf_getphdrnum(elf, &count) != 0) return;
+    for (size_t i = 0; i < count; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE) continue;
+        Elf_Data *data = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz,
+                                              ph.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
+        if (data && data->d_buf) bh_scan_note_data(data, notes);
     }
 }
 
@@ -209,6 +247,52 @@ static int bh_inside_loaded_segment(const bh_candidate *c, uint64_t address, uin
     return 0;
 }
 
+/*
+ * Offline, a linked file's section is read only where a readable loaded segment would map it (its address and
+ * its file offset agree with the segment), as discovery requires at run time. Relocatable objects have no
+ * segments and are read as they are.
+ */
+static int bh_inside_file_segment(Elf *elf, const GElf_Shdr *shdr) {
+    size_t count = 0;
+    if (elf_getphdrnum(elf, &count) != 0) return 0;
+    if (count == 0) return 1;
+    for (size_t i = 0; i < count; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_R)) continue;
+        if (shdr->sh_addr >= ph.p_vaddr && shdr->sh_size <= ph.p_filesz &&
+            shdr->sh_addr - ph.p_vaddr <= ph.p_filesz - shdr->sh_size && shdr->sh_offset >= ph.p_offset &&
+            shdr->sh_offset - ph.p_offset == shdr->sh_addr - ph.p_vaddr)
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * A section table that the header promises but libelf cannot read (a truncated file, a bad e_shoff), or whose
+ * entries break ELF's rules, would otherwise read as "no annotations" or as garbage: report it as damaged.
+ * Returns what is wrong, or NULL (problems libelf itself reports are left to the caller).
+ */
+static const char *bh_section_table_damage(Elf *elf) {
+    GElf_Ehdr header;
+    size_t count = 0, names = 0;
+    if (!gelf_getehdr(elf, &header) || elf_getshdrnum(elf, &count) != 0) return NULL;
+    if (count == 0)
+        return header.e_shoff ? "the section header table lies outside the file (truncated?)" : NULL;
+    if (elf_getshdrstrndx(elf, &names) != 0 || names == SHN_UNDEF) return NULL;
+    GElf_Shdr shdr;
+    if (!gelf_getshdr(elf_getscn(elf, 0), &shdr) || shdr.sh_type != SHT_NULL || shdr.sh_name || shdr.sh_flags ||
+        shdr.sh_addr || shdr.sh_offset)
+        return "the section header table is damaged: its first entry is not the null entry (bad e_shoff?)";
+    if (!gelf_getshdr(elf_getscn(elf, names), &shdr) || shdr.sh_type != SHT_STRTAB)
+        return "the section name table is missing or is not a string table (bad e_shstrndx?)";
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        if (!gelf_getshdr(scn, &shdr) || !elf_strptr(elf, names, shdr.sh_name))
+            return "a section header is damaged: its name lies outside the section name table";
+    }
+    return NULL;
+}
+
 static bh_section *bh_add_section(bh_object *object, size_t *capacity, const char *name, size_t size) {
     if (!bh_grow((void **)&object->sections, capacity, object->section_count, sizeof(bh_section))) return NULL;
     bh_section *section = &object->sections[object->section_count++];
@@ -228,61 +312,59 @@ static void bh_drop_sections(bh_object *object) {
     object->section_count = 0;
 }
 
-/*
- * Fills `object` from the file at `path`. With a candidate, the sections are copied from that loaded object's
- * memory after the file has been matched to it; without one (offline), from the file.
- */
-static void bh_read(const char *path, const bh_candidate *c, bh_object *object) {
-    pthread_once(&bh_libelf_once, bh_libelf_init);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        object->status = BH_OBJECT_UNREADABLE;
-        object->sys_errno = errno;
-        return;
-    }
-    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-    if (!elf || elf_kind(elf) != ELF_K_ELF) {
-        object->status = elf ? BH_OBJECT_NOT_ELF : BH_OBJECT_UNREADABLE;
-        if (!elf) object->detail = bh_strdup(elf_errmsg(-1));
-        if (elf) elf_end(elf);
-        close(fd);
-        return;
-    }
+/* Checks the file against the loaded object `c` (if any) and copies its annotation sections into `object`. */
+static void bh_read_elf(Elf *elf, const bh_candidate *c, bh_object *object) {
     size_t shnum = 0, shstrndx = 0;
-    if (elf_getshdrnum(elf, &shnum) != 0 || shnum == 0) {
+    if (elf_getshdrnum(elf, &shnum) != 0) {
+        object->status = BH_OBJECT_UNREADABLE;
+        object->detail = bh_strdup(elf_errmsg(-1));
+        return;
+    }
+    bh_notes notes = {0};
+    bh_file_notes(elf, shnum, &notes);
+    if (!c) {
+        object->annotated = notes.annotated;
+        memcpy(object->build_id, notes.build_id, notes.build_id_size);
+        object->build_id_size = notes.build_id_size;
+    }
+    if (shnum == 0) {
+        GElf_Ehdr ehdr;
+        if (gelf_getehdr(elf, &ehdr) && ehdr.e_shoff != 0) {
+            /* A section table was written but libelf cannot reach it: a truncated or damaged file. */
+            object->status = BH_OBJECT_UNREADABLE;
+            object->detail = bh_strdup("the section header table lies outside the file (truncated?)");
+            return;
+        }
         object->status = BH_OBJECT_NO_SECTION_HEADERS;
-        goto done;
+        return;
     }
     if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
         object->status = BH_OBJECT_UNREADABLE;
         object->detail = bh_strdup(elf_errmsg(-1));
-        goto done;
+        return;
+    }
+    const char *damage = bh_section_table_damage(elf);
+    if (damage) {
+        object->status = BH_OBJECT_UNREADABLE;
+        object->detail = bh_strdup(damage);
+        return;
     }
 
-    unsigned char memory_id[BH_BUILD_ID_MAX];
-    size_t memory_id_size = 0;
-    if (c) {
-        memory_id_size = c->build_id_size;
-        memcpy(memory_id, c->build_id, memory_id_size);
-    }
-    bh_file_notes(elf, object);
     int compare_bytes = 0;
     if (c) {
-        object->annotated = c->annotated;
-        if (memory_id_size && object->build_id_size) {
-            if (memory_id_size != object->build_id_size || memcmp(memory_id, object->build_id, memory_id_size)) {
+        if (c->build_id_size && notes.build_id_size) {
+            if (c->build_id_size != notes.build_id_size || memcmp(c->build_id, notes.build_id, c->build_id_size)) {
                 object->status = BH_OBJECT_BUILD_ID_MISMATCH;
-                goto done;
+                return;
             }
         } else {
+            /* Without build-ids on both sides, the program headers and then the section bytes must match. */
             if (!bh_program_headers_match(elf, c)) {
                 object->status = BH_OBJECT_PROGRAM_HEADERS_MISMATCH;
-                goto done;
+                return;
             }
             compare_bytes = 1;
         }
-        memcpy(object->build_id, memory_id, memory_id_size);
-        object->build_id_size = memory_id_size;
     }
 
     size_t capacity = 0;
@@ -320,9 +402,13 @@ static void bh_read(const char *path, const bh_candidate *c, bh_object *object) 
             if (compare_bytes && shdr.sh_size && memcmp(source, file_data->d_buf, shdr.sh_size) != 0) {
                 bh_drop_sections(object);
                 object->status = BH_OBJECT_CONTENT_MISMATCH;
-                goto done;
+                return;
             }
         } else {
+            if (!bh_inside_file_segment(elf, &shdr)) {
+                section->status = BH_SECTION_OUTSIDE_SEGMENT;
+                continue;
+            }
             source = file_data->d_buf;
         }
         section->data = malloc(shdr.sh_size ? shdr.sh_size : 1);
@@ -332,7 +418,37 @@ static void bh_read(const char *path, const bh_candidate *c, bh_object *object) 
         }
         memcpy(section->data, source, shdr.sh_size);
     }
-done:
+}
+
+/*
+ * Fills `object` from the file at `path`. With a candidate, the sections are copied from that loaded object's
+ * memory after the file has been matched to it; without one (offline), from the file.
+ */
+static void bh_read(const char *path, const bh_candidate *c, bh_object *object) {
+    pthread_once(&bh_libelf_once, bh_libelf_init);
+    if (c) {
+        /* A loaded object is described by its memory; the file only serves once it is shown to match. */
+        object->annotated = c->annotated;
+        memcpy(object->build_id, c->build_id, c->build_id_size);
+        object->build_id_size = c->build_id_size;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        object->status = BH_OBJECT_UNREADABLE;
+        object->sys_errno = errno;
+        return;
+    }
+    /* ELF_C_READ reads only the headers and sections asked for; mapping the whole file cost more in page
+       faults and munmap than the few reads it saves. */
+    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+    if (!elf || elf_kind(elf) != ELF_K_ELF) {
+        object->status = elf ? BH_OBJECT_NOT_ELF : BH_OBJECT_UNREADABLE;
+        if (!elf) object->detail = bh_strdup(elf_errmsg(-1));
+        if (elf) elf_end(elf);
+        close(fd);
+        return;
+    }
+    bh_read_elf(elf, c, object);
     elf_end(elf);
     close(fd);
 }
@@ -353,12 +469,31 @@ bh_object *bh_read_file(const char *path) {
     return object;
 }
 
-/* Keeps a library mapped while its memory is read; NULL for the main program, which cannot go away. */
+static uintptr_t bh_dynamic_address(const bh_candidate *c) {
+    for (size_t i = 0; i < c->phnum; i++)
+        if (c->phdrs[i].p_type == PT_DYNAMIC) return c->base + c->phdrs[i].p_vaddr;
+    return 0;
+}
+
+/*
+ * Keeps a library mapped while its memory is read; no handle for the main program, which cannot go away.
+ * Fails if the library is gone, or if what is loaded under its name now is not the mapping the walk saw: it
+ * may have been unloaded and loaded again, elsewhere, between the walk and the pin. The loader's counters
+ * moved in both cases, so the next refresh walks again.
+ */
 static int bh_pin(const bh_candidate *c, void **handle) {
     *handle = NULL;
     if (c->is_main) return 1;
     *handle = dlopen(c->name, RTLD_LAZY | RTLD_NOLOAD);
-    return *handle != NULL;
+    if (!*handle) return 0;
+    struct link_map *map = NULL;
+    if (dlinfo(*handle, RTLD_DI_LINKMAP, &map) != 0 || !map || map->l_addr != c->base ||
+        (uintptr_t)map->l_ld != bh_dynamic_address(c)) {
+        dlclose(*handle);
+        *handle = NULL;
+        return 0;
+    }
+    return 1;
 }
 
 static void bh_unpin(void *handle) {

@@ -51,12 +51,12 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
 /*
  * One note per linked object: a COMDAT group keeps a single copy however many translation units annotate,
  * the assembler guard keeps a single copy per translation unit, and "R" (SHF_GNU_RETAIN) survives
- * --gc-sections in bfd, gold and lld.
+ * --gc-sections in bfd, gold and lld. "%note" rather than "@note": '@' starts a comment on some targets.
  */
 #define BEEHIVE_MARK_OBJECT_ \
     __asm__(".ifndef .Lbeehive_object_marked\n" \
             ".set .Lbeehive_object_marked, 1\n" \
-            ".pushsection .note.beehive,\"aGR\",@note,beehive_object_mark,comdat\n" \
+            ".pushsection .note.beehive,\"aGR\",%note,beehive_object_mark,comdat\n" \
             ".balign 4\n" \
             ".long 8\n" \
             ".long 4\n" \

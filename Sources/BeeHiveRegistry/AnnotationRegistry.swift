@@ -1,4 +1,4 @@
-import Synchronization
+import BeeHiveLocks
 
 /// Every annotation record of every loaded object, kept current as objects are loaded and unloaded.
 ///
@@ -6,16 +6,26 @@ import Synchronization
 /// what a duplicate means is the business of the module and service managers and their policies.
 /// Records come out in an order that does not depend on link or load order.
 public final class AnnotationRegistry: Sendable {
-    /// The registry of this process's loaded objects.
-    public static let shared = AnnotationRegistry(source: LoadedObjectsSource())
+    /// The registry of this process's loaded objects, holding what the shim's constructor found before `main`.
+    /// Call `refresh()` after loading plugins.
+    public static let shared: AnnotationRegistry = {
+        let registry = AnnotationRegistry(source: LoadedObjectsSource())
+        registry.refresh()
+        return registry
+    }()
 
     private struct State {
         var objects: [UInt64: ObjectAnnotations] = [:]
+        /// Every record of `objects`, in the order `records` promises; rebuilt when objects come or go.
+        var records: [AnnotationRecord] = []
         var diagnostics: [RegistryDiagnostic] = []
+        /// Objects whose records were retired while the loader kept them mapped (Swift libraries stay mapped
+        /// after dlclose); they come back with `reinstateObjects(atPath:)`.
+        var retired: [UInt64: ObjectAnnotations] = [:]
     }
 
     private let source: any AnnotationSource
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(source: some AnnotationSource) {
         self.source = source
@@ -29,9 +39,48 @@ public final class AnnotationRegistry: Sendable {
         }
     }
 
+    /// Withdraws the records of the objects loaded from `path`, before their plugin is closed: the code
+    /// behind those records is about to go away, whether or not the loader really unmaps the file.
+    @discardableResult
+    public func retireObjects(atPath path: String) -> RegistryUpdate {
+        state.withLock { state in
+            var update = RegistryUpdate()
+            for (id, object) in state.objects where object.object.path == path {
+                state.objects[id] = nil
+                state.retired[id] = object
+                update.unloadedObjects.append(object.object)
+                update.removed += object.records
+            }
+            if !update.unloadedObjects.isEmpty {
+                update.removed = Self.ordered(update.removed)
+                state.records = Self.ordered(state.objects.values.flatMap(\.records))
+            }
+            return update
+        }
+    }
+
+    /// Brings back retired objects loaded from `path` that the loader kept mapped and that were opened again.
+    @discardableResult
+    public func reinstateObjects(atPath path: String) -> RegistryUpdate {
+        state.withLock { state in
+            var update = RegistryUpdate()
+            for (id, object) in state.retired where object.object.path == path {
+                state.retired[id] = nil
+                state.objects[id] = object
+                update.loadedObjects.append(object.object)
+                update.added += object.records
+            }
+            if !update.loadedObjects.isEmpty {
+                update.added = Self.ordered(update.added)
+                state.records = Self.merged(state.records, update.added)
+            }
+            return update
+        }
+    }
+
     /// Every current record, ordered by kind, identity and object path.
     public var records: [AnnotationRecord] {
-        state.withLock { state in Self.ordered(state.objects.values.flatMap(\.records)) }
+        state.withLock { $0.records }
     }
 
     /// Every diagnostic since the registry was made, in the order found.
@@ -46,17 +95,24 @@ public final class AnnotationRegistry: Sendable {
 
     private func apply(_ events: [ObjectEvent], to state: inout State) -> RegistryUpdate {
         var update = RegistryUpdate()
-        for case .unloaded(let object) in events {
-            guard let gone = state.objects.removeValue(forKey: object.id) else { continue }
-            update.unloadedObjects.append(gone.object)
-            update.removed += gone.records
+        if events.isEmpty { return update }
+        // Events are folded in order: an object loaded and unloaded again within one batch never arrives.
+        var pending: [UInt64: ObjectAnnotations] = [:]
+        for event in events {
+            switch event {
+            case .loaded(let annotations):
+                pending[annotations.object.id] = annotations
+            case .unloaded(let object):
+                state.retired[object.id] = nil
+                if pending.removeValue(forKey: object.id) != nil { continue }
+                guard let gone = state.objects.removeValue(forKey: object.id) else { continue }
+                update.unloadedObjects.append(gone.object)
+                update.removed += gone.records
+            }
         }
         // Objects arriving together are taken in path order, so the first of two duplicates is the same
         // whatever the link order.
-        let arrivals = events.compactMap { event -> ObjectAnnotations? in
-            if case .loaded(let annotations) = event { return annotations }
-            return nil
-        }.sorted { ($0.object.path, $0.object.id) < ($1.object.path, $1.object.id) }
+        let arrivals = pending.values.sorted { ($0.object.path, $0.object.id) < ($1.object.path, $1.object.id) }
         var firstSeen: [RecordIdentity: String] = [:]
         for object in state.objects.values.sorted(by: { $0.object.path < $1.object.path }) {
             for record in object.records where firstSeen[record.identity] == nil { firstSeen[record.identity] = object.object.path }
@@ -77,31 +133,67 @@ public final class AnnotationRegistry: Sendable {
             update.loadedObjects.append(arrival.object)
             update.added += arrival.records
         }
+        update.unloadedObjects.sort { ($0.path, $0.id) < ($1.path, $1.id) }
         update.added = Self.ordered(update.added)
         update.removed = Self.ordered(update.removed)
+        if !update.unloadedObjects.isEmpty {
+            state.records = Self.ordered(state.objects.values.flatMap(\.records))
+        } else if !update.added.isEmpty {
+            state.records = Self.merged(state.records, update.added)
+        }
         state.diagnostics += update.diagnostics
         return update
     }
 
-    static func ordered(_ records: [AnnotationRecord]) -> [AnnotationRecord] {
-        records.map { ($0.identity, $0) }.sorted { lhs, rhs in
-            if lhs.0 != rhs.0 { return lhs.0 < rhs.0 }
-            return (lhs.1.origin.objectPath, lhs.1.origin.offset) < (rhs.1.origin.objectPath, rhs.1.origin.offset)
-        }.map(\.1)
+    /// What records are ordered by: identity (kind, name, qualifier), object path, offset.
+    private struct SortKey {
+        let identity: RecordIdentity
+        let objectPath: String
+        let offset: Int
+
+        init(_ record: AnnotationRecord) {
+            identity = record.identity
+            objectPath = record.origin.objectPath
+            offset = record.origin.offset
+        }
+
+        static func precedes(_ lhs: borrowing SortKey, _ rhs: borrowing SortKey) -> Bool {
+            if lhs.identity != rhs.identity { return lhs.identity < rhs.identity }
+            if lhs.objectPath != rhs.objectPath { return lhs.objectPath < rhs.objectPath }
+            return lhs.offset < rhs.offset
+        }
     }
-}
 
-/// What one refresh changed.
-public struct RegistryUpdate: Sendable, Hashable {
-    public var loadedObjects: [LoadedObject] = []
-    public var unloadedObjects: [LoadedObject] = []
-    /// Records of the objects that arrived, in a deterministic order.
-    public var added: [AnnotationRecord] = []
-    /// Records of the objects that went away.
-    public var removed: [AnnotationRecord] = []
-    public var diagnostics: [RegistryDiagnostic] = []
+    /// Sorts indices by precomputed keys: records are large, and copying them in every comparison dominated.
+    private static func ordered(_ records: [AnnotationRecord]) -> [AnnotationRecord] {
+        let keys = records.map(SortKey.init)
+        let order = keys.withUnsafeBufferPointer { keys in
+            keys.indices.sorted { SortKey.precedes(keys[$0], keys[$1]) }
+        }
+        return order.map { records[$0] }
+    }
 
-    public init() {}
+    /// Merges two ordered arrays.
+    private static func merged(_ first: [AnnotationRecord], _ second: [AnnotationRecord]) -> [AnnotationRecord] {
+        var result: [AnnotationRecord] = []
+        result.reserveCapacity(first.count + second.count)
+        var i = first.startIndex
+        var j = second.startIndex
+        while i < first.endIndex && j < second.endIndex {
+            if precedes(second[j], first[i]) {
+                result.append(second[j])
+                j += 1
+            } else {
+                result.append(first[i])
+                i += 1
+            }
+        }
+        result += first[i...]
+        result += second[j...]
+        return result
+    }
 
-    public var isEmpty: Bool { loadedObjects.isEmpty && unloadedObjects.isEmpty && diagnostics.isEmpty }
+    private static func precedes(_ lhs: AnnotationRecord, _ rhs: AnnotationRecord) -> Bool {
+        SortKey.precedes(SortKey(lhs), SortKey(rhs))
+    }
 }

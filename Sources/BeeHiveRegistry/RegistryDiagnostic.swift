@@ -37,6 +37,29 @@ public struct RegistryDiagnostic: Error, Sendable, Hashable, CustomStringConvert
         case unresolvedType(name: String)
         /// The type exists but does not conform to what the annotation needs.
         case nonConformingType(name: String, expected: String)
+
+        /// The case's name (`duplicate`, `buildIDMismatch`...), stable for logs and JSON output.
+        public var name: String {
+            switch self {
+            case .malformedRecord: "malformedRecord"
+            case .unknownVersion: "unknownVersion"
+            case .oversizedRecord: "oversizedRecord"
+            case .invalidUTF8: "invalidUTF8"
+            case .misplacedRecord: "misplacedRecord"
+            case .duplicate: "duplicate"
+            case .unreadableObject: "unreadableObject"
+            case .notELF: "notELF"
+            case .sectionHeadersMissing: "sectionHeadersMissing"
+            case .buildIDMismatch: "buildIDMismatch"
+            case .programHeadersMismatch: "programHeadersMismatch"
+            case .contentMismatch: "contentMismatch"
+            case .sectionOutsideSegment: "sectionOutsideSegment"
+            case .sectionTooLarge: "sectionTooLarge"
+            case .sectionUnreadable: "sectionUnreadable"
+            case .unresolvedType: "unresolvedType"
+            case .nonConformingType: "nonConformingType"
+            }
+        }
     }
 
     public let kind: Kind

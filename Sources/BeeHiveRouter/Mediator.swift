@@ -1,6 +1,6 @@
+import BeeHiveLocks
 import BeeHiveRegistry
 import Logging
-import Synchronization
 
 /// Target-action calls between modules that do not import each other (CTMediator), without the Objective-C
 /// runtime: targets are registered by name, in code or by `.target` annotations, and actions are dispatched
@@ -43,7 +43,7 @@ public final class Mediator: Sendable {
     public let localOnlyActionPrefix: String?
     /// Whether `+` in URL query values becomes a space.
     public let decodesPlusSymbols: Bool
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let logger: Logger
 
     public init(

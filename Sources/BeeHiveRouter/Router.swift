@@ -1,6 +1,6 @@
+import BeeHiveLocks
 import BeeHiveRegistry
 import Logging
-import Synchronization
 
 /// Routes URLs to handlers with JLRoutes' semantics, through a trie.
 ///
@@ -60,16 +60,16 @@ public final class Router: Sendable {
         let interceptors: [InterceptorEntry]
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// The routes `apply(_:)` registered, by the record that declared them.
-    let annotatedRoutes = Mutex<[AnnotationRecord: RouteID]>([:])
+    let annotatedRoutes = Locked<[AnnotationRecord: RouteID]>([:])
     let logger: Logger
 
     public init(
         configuration: RouterConfiguration = RouterConfiguration(),
         logger: Logger = Logger(label: "beehive.router", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
-        state = Mutex(State(configuration: configuration))
+        state = Locked(State(configuration: configuration))
         self.logger = logger
     }
 

@@ -1,3 +1,4 @@
+import BeeHiveLocks
 import BeeHiveRegistry
 
 /// One way to provide a service: from code, a configuration entry or an annotation. Keeps the instances of

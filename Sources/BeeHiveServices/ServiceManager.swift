@@ -1,3 +1,4 @@
+import BeeHiveLocks
 import BeeHiveRegistry
 import Foundation
 import Logging

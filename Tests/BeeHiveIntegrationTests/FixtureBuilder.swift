@@ -7,11 +7,14 @@ import Synchronization
 enum FixtureBuilder {
     enum Configuration: String, Sendable, CaseIterable { case debug, release }
     enum Linker: String, Sendable, CaseIterable { case gold, lld }
+    /// `swift build --sanitize`: instruments the fixture's Swift and C code, discovery's C code included.
+    enum Sanitizer: String, Sendable, CaseIterable { case address, thread }
 
     struct Build: Sendable {
         let fixture: String
         let configuration: Configuration
         let linker: Linker
+        let sanitizer: Sanitizer?
         /// The folder holding the built executables and shared libraries.
         let binPath: URL
 
@@ -30,13 +33,16 @@ enum FixtureBuilder {
         let fixture: String
         let configuration: Configuration
         let linker: Linker
+        let sanitizer: Sanitizer?
     }
 
     private static let builds = Mutex<[Key: Result<Build, Failure>]>([:])
     private static let buildLock = Mutex(())
 
-    static func build(_ fixture: String, _ configuration: Configuration = .debug, linker: Linker = .gold) throws -> Build {
-        let key = Key(fixture: fixture, configuration: configuration, linker: linker)
+    static func build(
+        _ fixture: String, _ configuration: Configuration = .debug, linker: Linker = .gold, sanitizer: Sanitizer? = nil
+    ) throws -> Build {
+        let key = Key(fixture: fixture, configuration: configuration, linker: linker, sanitizer: sanitizer)
         return try buildLock.withLock { _ in
             if let done = builds.withLock({ $0[key] }) { return try done.get() }
             let result = Result { () throws(Failure) -> Build in try runBuild(key) }
@@ -47,10 +53,12 @@ enum FixtureBuilder {
 
     private static func runBuild(_ key: Key) throws(Failure) -> Build {
         let package = fixturesRoot.appending(path: key.fixture)
-        let scratch = package.appending(path: ".build-\(key.configuration.rawValue)-\(key.linker.rawValue)")
+        let scratch = package.appending(
+            path: ".build-\(key.configuration.rawValue)-\(key.linker.rawValue)" + (key.sanitizer.map { "-\($0.rawValue)" } ?? ""))
         var arguments = ["build", "--package-path", package.path, "--scratch-path", scratch.path,
                          "-c", key.configuration.rawValue]
         if key.linker == .lld { arguments += ["-Xswiftc", "-use-ld=lld"] }
+        if let sanitizer = key.sanitizer { arguments += ["--sanitize", sanitizer.rawValue] }
         let build = try run(swiftExecutable, arguments)
         guard build.status == 0 else {
             throw Failure(description: "building fixture \(key.fixture) (\(key.configuration), \(key.linker)) failed:\n\(build.output)")
@@ -58,7 +66,9 @@ enum FixtureBuilder {
         let binPath = try run(swiftExecutable, arguments + ["--show-bin-path"])
         guard binPath.status == 0 else { throw Failure(description: "no bin path for \(key.fixture): \(binPath.output)") }
         let path = binPath.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        return Build(fixture: key.fixture, configuration: key.configuration, linker: key.linker, binPath: URL(filePath: path))
+        return Build(
+            fixture: key.fixture, configuration: key.configuration, linker: key.linker, sanitizer: key.sanitizer,
+            binPath: URL(filePath: path))
     }
 
     static var swiftExecutable: URL {
@@ -88,8 +98,8 @@ enum FixtureBuilder {
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let outputFile = FileManager.default.temporaryDirectory.appending(path: "beehive-\(UUID().uuidString).out")
         let errorFile = FileManager.default.temporaryDirectory.appending(path: "beehive-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outputFile)
             try? FileManager.default.removeItem(at: errorFile)
@@ -105,10 +115,11 @@ enum FixtureBuilder {
             process.waitUntilExit()
             try stdout.close()
             try stderr.close()
+            // Decoding repairs invalid UTF-8 instead of failing: programs may print malformed records as stored.
             return Output(
                 status: process.terminationStatus,
-                standardOutput: try String(contentsOf: outputFile, encoding: .utf8),
-                standardError: try String(contentsOf: errorFile, encoding: .utf8))
+                standardOutput: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
+                standardError: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
         } catch {
             throw Failure(description: "cannot run \(executable.path) \(arguments.joined(separator: " ")): \(error)")
         }

@@ -4,21 +4,20 @@ import Glibc
 import Darwin
 #endif
 
-/// A value behind a `pthread_mutex_t`, used like `Synchronization.Mutex`.
+/// A value behind a `pthread_mutex_t`, used like `Synchronization.Mutex`; the one lock of every BeeHive target.
 ///
 /// Not `Mutex`, because on Linux `Mutex` takes a contended lock in the kernel (a priority-inheritance
 /// futex), where ThreadSanitizer cannot see it. TSan then reports every contended critical section as a race
 /// (reproduced with Swift 6.3.1: 32 threads incrementing a counter under `Mutex.withLock` give the right total
 /// and a race report). TSan intercepts `pthread_mutex_lock`, and an uncontended lock costs about the same.
 ///
-/// `@unchecked Sendable`: `value` is only reached inside `withLock`, under the mutex, and only `Sendable`
-/// results leave it.
-final class Locked<Value>: @unchecked Sendable {
+/// `@unchecked Sendable`: `value` is only reached inside `withLock`, under the mutex.
+package final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// The mutex already makes every access exclusive; the runtime's check would double the cost of a lookup.
     @exclusivity(unchecked) private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -31,7 +30,7 @@ final class Locked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<Result: Sendable, Failure: Error>(
+    package func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)

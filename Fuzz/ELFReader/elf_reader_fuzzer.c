@@ -1,0 +1,57 @@
+/*
+ * libFuzzer harness for the offline ELF reader (bh_read_file: libelf, note parsing, section checks, copies).
+ *
+ * Each input is the whole content of a file. It goes into one memory-backed file (memfd) that the reader opens
+ * by its /proc path, so the reader runs exactly as on a file on disk: open, mmap, libelf. Built by
+ * scripts/fuzz with clang -fsanitize=fuzzer,address together with CSectionShim/discovery.c.
+ */
+#define _GNU_SOURCE
+#include "beehive_discovery.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static int input_fd = -1;
+static char input_path[64];
+
+/* Everything the reader returns must be consistent; a violation aborts, which libFuzzer reports as a crash. */
+static void check(const bh_object *object, size_t input_size) {
+    if (!object) return;
+    if (object->build_id_size > BH_BUILD_ID_MAX) abort();
+    if (object->section_count && !object->sections) abort();
+    for (size_t i = 0; i < object->section_count; i++) {
+        const bh_section *section = &object->sections[i];
+        if (!section->name) abort();
+        if (section->status == BH_SECTION_OK) {
+            /* A section copied from the file cannot be larger than the file. */
+            if (section->size > input_size || (section->size && !section->data)) abort();
+            volatile unsigned char sum = 0;
+            for (size_t j = 0; j < section->size; j++) sum ^= section->data[j];
+            (void)sum;
+        } else if (section->data) {
+            abort();
+        }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (input_fd < 0) {
+        input_fd = memfd_create("beehive-fuzz-input", MFD_CLOEXEC);
+        if (input_fd < 0) {
+            perror("memfd_create");
+            abort();
+        }
+        snprintf(input_path, sizeof input_path, "/proc/self/fd/%d", input_fd);
+    }
+    if (ftruncate(input_fd, 0) != 0 || pwrite(input_fd, data, size, 0) != (ssize_t)size) {
+        perror("writing the fuzz input");
+        abort();
+    }
+    bh_object *object = bh_read_file(input_path);
+    check(object, size);
+    bh_object_free(object);
+    return 0;
+}

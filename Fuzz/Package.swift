@@ -1,0 +1,26 @@
+// swift-tools-version:6.1
+import Foundation
+import PackageDescription
+
+// SwiftPM knows a path dependency by its folder's name, which is wherever the repository was cloned.
+let beehive = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent
+
+/// Hardening tools built against the BeeHive package: a libFuzzer harness for the record parser (built only by
+/// scripts/fuzz, with `-sanitize=fuzzer,address`), and a reader that runs the offline ELF reader over many real
+/// files (scripts/inspect-system). The C harness for the ELF reader is in ELFReader/, built by scripts/fuzz.
+let package = Package(
+    name: "BeeHiveFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(path: "..")],
+    targets: [
+        .target(name: "FuzzerDriver"),
+        .executableTarget(
+            name: "RecordParserFuzzer",
+            dependencies: ["FuzzerDriver", .product(name: "BeeHive", package: beehive)]
+        ),
+        .executableTarget(
+            name: "ReadObjectFiles",
+            dependencies: [.product(name: "BeeHive", package: beehive)]
+        ),
+    ]
+)

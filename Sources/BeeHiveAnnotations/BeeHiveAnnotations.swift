@@ -1,0 +1,39 @@
+/// Swift annotations for BeeHive: each macro stores the same record as its C counterpart in `beehive.h`, in the
+/// same ELF section, so discovery, `readelf -p` and `beehive inspect` see Swift and C annotations alike.
+///
+/// The annotated type's name is recorded with its module, which the compiler supplies: a top-level class as
+/// `Module.Class`, any other type (struct, enum, nested type) by its mangled name, the form the runtime
+/// resolves. Generic, local and private types are refused at compile time.
+
+/// Declares a module, like `BeeHiveModule(Module.Type, level, priority, sync|async)` in C.
+///
+///     @BeeHiveModule(level: .basic, priority: 100)
+///     final class ShopModule { ... }
+@attached(member, names: arbitrary)
+public macro BeeHiveModule(level: BeeHiveModuleLevel = .normal, priority: Int = 0, async: Bool = false) =
+    #externalMacro(module: "BeeHiveMacros", type: "ModuleMacro")
+
+/// Declares the annotated type as the implementation of a service protocol, like
+/// `BeeHiveServiceScoped(Module.Protocol, Module.Type, scope, name)` in C. An unqualified protocol is taken to
+/// be declared in the annotated type's module; write `Other.HomeService.self` for a protocol of module `Other`.
+///
+///     @BeeHiveService(HomeService.self, scope: .singleton)
+///     struct HomeServiceImpl: HomeService { ... }
+@attached(member, names: arbitrary)
+public macro BeeHiveService<Service>(
+    _ service: Service.Type, scope: BeeHiveServiceScope = .transient, name: String? = nil
+) = #externalMacro(module: "BeeHiveMacros", type: "ServiceMacro")
+
+/// Declares the annotated type as the handler of a URL pattern, like
+/// `BeeHiveRouteScoped(pattern, Module.Type, scheme, priority)` in C. Without a scheme the route goes in the
+/// global route table.
+///
+///     @BeeHiveRoute("/user/view/:id", scheme: "shop")
+///     final class UserRouteHandler { ... }
+@attached(member, names: arbitrary)
+public macro BeeHiveRoute(_ pattern: String, scheme: String? = nil, priority: Int = 0) =
+    #externalMacro(module: "BeeHiveMacros", type: "RouteMacro")
+
+/// Declares the annotated type as a target for target-action calls, like `BeeHiveTarget(name, Module.Type)` in C.
+@attached(member, names: arbitrary)
+public macro BeeHiveTarget(_ name: String) = #externalMacro(module: "BeeHiveMacros", type: "TargetMacro")

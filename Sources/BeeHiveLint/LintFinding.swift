@@ -1,0 +1,77 @@
+import BeeHiveRegistry
+
+/// One thing wrong with the annotations of the linted binaries, with the file, section and record involved.
+public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
+    /// What a type name in a record is used for; named in messages.
+    public enum Role: String, Sendable, Hashable {
+        case module = "module type"
+        case serviceProtocol = "service protocol"
+        case serviceImplementation = "service implementation"
+        case routeHandler = "route handler"
+        case target = "target type"
+    }
+
+    public enum Kind: Sendable, Hashable {
+        /// What reading the file's annotation sections found: malformed records, unknown versions, oversized
+        /// or non-UTF-8 records, records in the wrong section, unreadable files.
+        case registry(RegistryDiagnostic.Kind)
+        /// The file cannot be read as ELF for its symbols and type metadata.
+        case unreadableBinary(reason: String)
+        /// The file has annotation records but not the BeeHive note, so discovery skips it at run time.
+        case missingNote
+        /// No linted file defines the type; `suggestion` is the closest name that one does.
+        case typeNotFound(role: Role, name: String, suggestion: String?)
+        /// The type exists, but `_typeByName` does not resolve the dotted form for it; `mangledName` does.
+        case dottedNameUnresolvable(role: Role, name: String, kind: String, mangledName: String?)
+        /// Generic types cannot be created from their name.
+        case genericType(role: Role, name: String)
+        /// The name is neither `Module.Type` nor a mangled type name this linter reads.
+        case unreadableTypeName(role: Role, name: String)
+        /// Another record declares the same thing; `firstObject` holds the first one.
+        case duplicate(RecordIdentity, firstObject: String)
+    }
+
+    public let kind: Kind
+    public let objectPath: String
+    public let section: String?
+    /// The record's text.
+    public let record: String?
+
+    public init(_ kind: Kind, objectPath: String, section: String? = nil, record: String? = nil) {
+        self.kind = kind
+        self.objectPath = objectPath
+        self.section = section
+        self.record = record
+    }
+
+    public var message: String {
+        switch kind {
+        case .registry(let kind):
+            RegistryDiagnostic(kind).message
+        case .unreadableBinary(let reason):
+            "cannot read its symbols and Swift type metadata: \(reason)"
+        case .missingNote:
+            "has annotation records but no BeeHive note (.note.beehive), so discovery skips it at run time: annotate with beehive.h or the BeeHiveAnnotations macros, which add the note"
+        case .typeNotFound(let role, let name, let suggestion):
+            "\(role.rawValue) '\(name)' is not defined in any linted file"
+                + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+                + "; if a library defines it, lint that library too"
+        case .dottedNameUnresolvable(let role, let name, let kind, let mangledName):
+            "\(role.rawValue) '\(name)' is a \(kind); the runtime resolves 'Module.Type' for top-level classes only"
+                + (mangledName.map { ": write its mangled name '\($0)' (the Swift macros do this)" } ?? "")
+        case .genericType(let role, let name):
+            "\(role.rawValue) '\(name)' is generic; the runtime cannot create it from its name: annotate a non-generic type"
+        case .unreadableTypeName(let role, let name):
+            "\(role.rawValue) '\(name)' is neither 'Module.Type' nor a mangled type name such as '4Shop4CartV'"
+        case .duplicate(let key, let first):
+            "\(key) is declared again; first declared in \(first)"
+        }
+    }
+
+    public var description: String {
+        var place = objectPath
+        if let section { place += " [\(section)]" }
+        if let record { return "\(place): error: \(message): \"\(record)\"" }
+        return "\(place): error: \(message)"
+    }
+}

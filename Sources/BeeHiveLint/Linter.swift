@@ -1,0 +1,109 @@
+import BeeHiveRegistry
+
+/// Checks the BeeHive annotations of built executables and shared libraries, offline, before they run.
+///
+/// The files are linted as a set: a record in one file may name a type that another file defines (an
+/// executable and the libraries it links). For each file it reports what discovery would report (malformed
+/// records, unknown versions, records in the wrong section, a missing BeeHive note), and for each record
+/// whether the types it names exist in the set and can be resolved by the runtime, and whether another record
+/// already declares the same module, service, route or target.
+public enum Linter {
+    public static func lint(files: [String]) -> LintReport {
+        var paths: [String] = []
+        for path in files where !paths.contains(path) { paths.append(path) }
+
+        var inventory = TypeInventory()
+        var objects: [(path: String, annotations: ObjectAnnotations, binaryProblem: String?)] = []
+        for path in paths {
+            let annotations = SectionReader.readFile(atPath: path)
+            var binaryProblem: String?
+            if !annotations.diagnostics.contains(where: { $0.kind == .notELF || $0.isUnreadableObject }) {
+                do {
+                    inventory.add(try ELFFile(path: path))
+                } catch {
+                    binaryProblem = error.reason
+                }
+            }
+            objects.append((path, annotations, binaryProblem))
+        }
+
+        var findings: [LintFinding] = []
+        var firstDeclaration: [RecordIdentity: String] = [:]
+        for (path, annotations, binaryProblem) in objects {
+            findings += annotations.diagnostics.map {
+                LintFinding(.registry($0.kind), objectPath: $0.objectPath ?? path, section: $0.section, record: $0.record)
+            }
+            if let binaryProblem { findings.append(LintFinding(.unreadableBinary(reason: binaryProblem), objectPath: path)) }
+            if !annotations.records.isEmpty && !annotations.isAnnotated {
+                findings.append(LintFinding(.missingNote, objectPath: path))
+            }
+            for record in annotations.records {
+                for problem in problems(of: record, in: inventory) {
+                    findings.append(LintFinding(problem, objectPath: path, section: record.origin.section, record: record.text))
+                }
+                if let first = firstDeclaration[record.identity] {
+                    findings.append(
+                        LintFinding(
+                            .duplicate(record.identity, firstObject: first), objectPath: path, section: record.origin.section,
+                            record: record.text))
+                } else {
+                    firstDeclaration[record.identity] = path
+                }
+            }
+        }
+        return LintReport(files: paths, recordCount: objects.reduce(0) { $0 + $1.annotations.records.count }, findings: findings)
+    }
+
+    private static func problems(of record: AnnotationRecord, in inventory: TypeInventory) -> [LintFinding.Kind] {
+        switch record.payload {
+        case .module(let module):
+            return [problem(with: module.typeName, role: .module, in: inventory)].compactMap { $0 }
+        case .service(let service):
+            return [
+                problem(with: service.protocolName, role: .serviceProtocol, in: inventory),
+                problem(with: service.typeName, role: .serviceImplementation, in: inventory),
+            ].compactMap { $0 }
+        case .route(let route):
+            return [problem(with: route.typeName, role: .routeHandler, in: inventory)].compactMap { $0 }
+        case .target(let target):
+            return [problem(with: target.typeName, role: .target, in: inventory)].compactMap { $0 }
+        }
+    }
+
+    /// Whether `name` names a type (or, for a service protocol, a protocol) the runtime will find.
+    private static func problem(with name: String, role: LintFinding.Role, in inventory: TypeInventory) -> LintFinding.Kind? {
+        let isProtocol = role == .serviceProtocol
+        guard let (reference, isDotted) = reference(to: name) else { return .unreadableTypeName(role: role, name: name) }
+        let definitions = inventory.definitions(namedBy: reference, protocols: isProtocol)
+        guard let definition = definitions.first else {
+            let suggestion = inventory.suggestion(for: reference, protocols: isProtocol)
+            return .typeNotFound(
+                role: role, name: name,
+                suggestion: suggestion.map { isDotted ? $0.dottedName : $0.mangledName ?? $0.dottedName })
+        }
+        if !isProtocol, isDotted,
+            !definitions.contains(where: { $0.path.components.count == 1 && $0.path.kind == .class })
+        {
+            let kind = (definition.path.components.count > 1 ? "nested " : "") + definition.path.kind.rawValue
+            return .dottedNameUnresolvable(role: role, name: name, kind: kind, mangledName: definition.path.mangledName)
+        }
+        if definitions.allSatisfy(\.isGeneric) { return .genericType(role: role, name: name) }
+        return nil
+    }
+
+    /// `Module.Type` (any kind at each level) or a mangled name such as `4Shop5OuterC5InnerV`.
+    private static func reference(to name: String) -> (SwiftTypePath, isDotted: Bool)? {
+        guard name.contains(".") else { return SwiftMangledName.type(name).map { ($0, false) } }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty }) else { return nil }
+        let components = parts.dropFirst().map { SwiftTypePath.Component(name: String($0), kind: .anyNominal) }
+        return (SwiftTypePath(module: String(parts[0]), components: components), true)
+    }
+}
+
+extension RegistryDiagnostic {
+    fileprivate var isUnreadableObject: Bool {
+        if case .unreadableObject = kind { return true }
+        return false
+    }
+}

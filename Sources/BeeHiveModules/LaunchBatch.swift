@@ -1,0 +1,53 @@
+import BeeHiveLocks
+
+/// Modules launched together (all of them at `start()`, or those registered together later): splash comes
+/// once every one of them has finished init.
+final class LaunchBatch: Sendable {
+    let entries: [ModuleEntry]
+
+    private struct State {
+        var unsettled: Int
+        var failure: ModuleError?
+    }
+
+    private let state: Locked<State>
+
+    init(_ entries: [ModuleEntry]) {
+        self.entries = entries
+        state = Locked(State(unsettled: entries.count))
+    }
+
+    var failure: ModuleError? { state.withLock { $0.failure } }
+
+    func recordFailure(_ failure: ModuleError) {
+        state.withLock { state in
+            if state.failure == nil { state.failure = failure }
+        }
+    }
+
+    /// Counts one init as finished; true for the last one.
+    func settleOne() -> Bool {
+        state.withLock { state in
+            state.unsettled -= 1
+            return state.unsettled == 0
+        }
+    }
+}
+
+/// Counts down the dependencies a module waits for before its init.
+final class DependencyCountdown: Sendable {
+    private let state: Locked<(remaining: Int, failed: Bool)>
+
+    init(_ count: Int) {
+        state = Locked((count, false))
+    }
+
+    /// Counts one dependency as finished; returns whether any failed once the last one is in, nil before.
+    func settle(failed: Bool) -> Bool? {
+        state.withLock { state in
+            state.remaining -= 1
+            state.failed = state.failed || failed
+            return state.remaining == 0 ? state.failed : nil
+        }
+    }
+}

@@ -1,0 +1,206 @@
+extension ModuleManager {
+    /// Sets up every registered module in order, initializes them (asynchronous modules off this thread)
+    /// and splashes them once every init has finished. Synchronous modules are splashed before this returns
+    /// when no asynchronous init is pending; `waitForLaunch()` waits for the rest.
+    ///
+    /// A synchronous module that depends on an asynchronous one is initialized as soon as that one is done,
+    /// off this thread too.
+    /// - Throws: `.missingDependency` (nothing started; fix and call again), `.alreadyStarted`, `.stopped`,
+    ///   or under `.failFast` the first failing setUp or synchronous init.
+    public func start() throws(ModuleError) {
+        let batch = try state.withLock { state throws(ModuleError) -> [ModuleEntry] in
+            switch state.phase {
+            case .running: throw .alreadyStarted
+            case .stopped: throw .stopped
+            case .idle: break
+            }
+            let snapshot = Self.snapshot(of: &state)
+            for entry in snapshot.entries {
+                if let missing = entry.descriptor.dependencies.first(where: { state.entriesByName[$0] == nil }) {
+                    throw .missingDependency(module: entry.name, dependency: missing)
+                }
+            }
+            state.phase = .running
+            state.outstandingLaunches += 1
+            return snapshot.entries
+        }
+        try launch(batch)
+    }
+
+    /// Returns once every module started so far, asynchronous inits included, has been initialized and
+    /// splashed, or its launch has given up.
+    /// - Throws: `.notStarted`; under `.failFast`, the first failure of any launch.
+    public func waitForLaunch() async throws(ModuleError) {
+        guard isStarted else { throw .notStarted }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state in
+                if state.outstandingLaunches == 0 { return true }
+                state.launchWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+        if let failure = state.withLock({ $0.launchFailure }) { throw failure }
+    }
+
+    /// Tears every module down in reverse order. A module whose hook is running is torn down when it
+    /// returns; one whose init has not run yet never gets it. Events are refused afterwards.
+    /// - Throws: under `.failFast`, the first failing tearDown (the modules after it are not torn down).
+    public func stop() throws(ModuleError) {
+        let entries = state.withLock { state -> [ModuleEntry] in
+            guard state.phase != .stopped else { return [] }
+            state.phase = .stopped
+            return Self.snapshot(of: &state).entries
+        }
+        for entry in entries.reversed() {
+            if let failure = retire(entry, unmount: false), failurePolicy == .failFast {
+                throw .hookFailed(failure)
+            }
+        }
+    }
+
+    /// Launches modules in order: setUp for all, then init, then splash once the last init is done.
+    func launch(_ entries: [ModuleEntry]) throws(ModuleError) {
+        let batch = LaunchBatch(entries)
+        guard !entries.isEmpty else {
+            splash(batch)
+            return
+        }
+        for entry in entries {
+            guard entry.claim(at: .registered) else { continue }
+            let failure = invoke(.setUp, on: entry)
+            if let retirement = entry.release(at: .setUp) { _ = performRetirement(entry, retirement) }
+            if let failure, failurePolicy == .failFast {
+                batch.recordFailure(.hookFailed(failure))
+                for entry in entries { skipInit(entry, in: batch) }
+                throw .hookFailed(failure)
+            }
+        }
+        var firstFailure: HookFailure?
+        for entry in entries {
+            if let failure = scheduleInit(entry, in: batch), firstFailure == nil { firstFailure = failure }
+        }
+        if let firstFailure, failurePolicy == .failFast { throw .hookFailed(firstFailure) }
+    }
+
+    /// Runs a synchronous init now when its dependencies are done; otherwise queues the init to run once
+    /// they are. Returns the failure of an init run now.
+    private func scheduleInit(_ entry: ModuleEntry, in batch: LaunchBatch) -> HookFailure? {
+        if failurePolicy == .failFast && batch.failure != nil {
+            skipInit(entry, in: batch)
+            return nil
+        }
+        let dependencies = state.withLock { state in
+            entry.descriptor.dependencies.compactMap { state.entriesByName[$0] }.filter { $0 !== entry }
+        }
+        let outcomes = dependencies.map(\.initOutcome)
+        if !entry.descriptor.isAsync && !outcomes.contains(nil) {
+            return runInit(entry, in: batch, dependencyFailed: outcomes.contains(true))
+        }
+        if dependencies.isEmpty {
+            asyncQueue.async { _ = self.runInit(entry, in: batch, dependencyFailed: false) }
+            return nil
+        }
+        let countdown = DependencyCountdown(dependencies.count)
+        for dependency in dependencies {
+            dependency.whenInitSettled { failed in
+                guard let anyFailed = countdown.settle(failed: failed) else { return }
+                self.asyncQueue.async { _ = self.runInit(entry, in: batch, dependencyFailed: anyFailed) }
+            }
+        }
+        return nil
+    }
+
+    /// Runs one module's init, then lets its dependents and its batch go on.
+    private func runInit(_ entry: ModuleEntry, in batch: LaunchBatch, dependencyFailed: Bool) -> HookFailure? {
+        if failurePolicy == .failFast && (dependencyFailed || batch.failure != nil) {
+            skipInit(entry, in: batch)
+            return nil
+        }
+        var failure: HookFailure?
+        if entry.claim(at: .setUp) {
+            failure = invoke(.initialize, on: entry)
+            if let retirement = entry.release(at: .initialized) { _ = performRetirement(entry, retirement) }
+        }
+        if let failure, failurePolicy == .failFast { batch.recordFailure(.hookFailed(failure)) }
+        for waiter in entry.settleInit(failed: failure != nil) { waiter(failure != nil) }
+        if batch.settleOne() { splash(batch) }
+        return failure
+    }
+
+    /// Gives up a module's init: under `.failFast` after a failure, nothing more of the launch runs.
+    private func skipInit(_ entry: ModuleEntry, in batch: LaunchBatch) {
+        for waiter in entry.settleInit(failed: true) { waiter(true) }
+        if batch.settleOne() { splash(batch) }
+    }
+
+    /// Splashes a batch whose inits are all done, in order, and ends its launch.
+    private func splash(_ batch: LaunchBatch) {
+        if failurePolicy == .continue || batch.failure == nil {
+            for entry in batch.entries {
+                guard entry.claim(at: .initialized) else { continue }
+                let failure = invoke(.splash, on: entry)
+                if let retirement = entry.release(at: .splashed) { _ = performRetirement(entry, retirement) }
+                if let failure, failurePolicy == .failFast {
+                    batch.recordFailure(.hookFailed(failure))
+                    break
+                }
+            }
+        }
+        let failure = batch.failure
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.outstandingLaunches -= 1
+            if state.launchFailure == nil { state.launchFailure = failure }
+            guard state.outstandingLaunches == 0 else { return [] }
+            defer { state.launchWaiters = [] }
+            return state.launchWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Tears a module down (and unmounts it) now, or has whoever runs its current hook do it after.
+    func retire(_ entry: ModuleEntry, unmount: Bool) -> HookFailure? {
+        guard let retirement = entry.requestRetirement(unmount: unmount) else { return nil }
+        return performRetirement(entry, retirement)
+    }
+
+    /// Both hooks run even if tearDown throws: unmount is the module's last chance to let go.
+    func performRetirement(_ entry: ModuleEntry, _ retirement: ModuleEntry.Retirement) -> HookFailure? {
+        var failure: HookFailure?
+        if retirement.tearDown { failure = invoke(.tearDown, on: entry) }
+        if retirement.unmount, let unmountFailure = invoke(.unmount, on: entry), failure == nil { failure = unmountFailure }
+        for waiter in entry.finishRetirement(retirement) { waiter(false) }
+        return failure
+    }
+
+    /// Calls one lifecycle hook of one module, watched, profiled and reported.
+    func invoke(_ event: LifecycleEvent, on entry: ModuleEntry) -> HookFailure? {
+        let moduleEvent = ModuleEvent.lifecycle(event)
+        let context = ModuleContext(
+            manager: self, event: moduleEvent, customParameter: nil, environment: environment)
+        let slot = watchdog?.begin(moduleEvent, names: [entry.name])
+        slot?.enter(0)
+        let start = profiler.isEnabled ? MonotonicClock.now() : 0
+        var failure: HookFailure?
+        do {
+            switch event {
+            case .setUp: try entry.module.setUp(context)
+            case .initialize: try entry.module.initialize(context)
+            case .splash: try entry.module.splash(context)
+            case .tearDown: try entry.module.tearDown(context)
+            case .unmount: try entry.module.unmount(context)
+            }
+        } catch {
+            failure = HookFailure(module: entry.name, event: moduleEvent, error: error)
+        }
+        if profiler.isEnabled {
+            profiler.record(moduleEvent, module: entry.name, from: start, to: MonotonicClock.now(), thread: MonotonicClock.threadID())
+        }
+        if let slot {
+            slot.leave(0)
+            watchdog?.end(slot)
+        }
+        if let failure { log.report(ModuleDiagnostic(.hookFailed(failure))) }
+        return failure
+    }
+}

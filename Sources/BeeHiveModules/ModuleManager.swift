@@ -1,0 +1,135 @@
+import BeeHiveLocks
+import Dispatch
+import Logging
+
+/// Registers modules from code, configuration files and annotations, puts them in one order, drives their
+/// lifecycle and delivers events to them (BeeHive's `BHModuleManager`).
+///
+///     let manager = ModuleManager()
+///     try manager.register(NetworkModule.self, level: .basic)
+///     try manager.registerModules(fromConfigurationFileAt: "/etc/shop/modules.plist")
+///     try manager.apply(AnnotationRegistry.shared.refresh())
+///     try manager.start()                 // setUp, init, and splash once every init is done
+///     try await manager.waitForLaunch()   // async inits included
+///     try manager.trigger(.reload)
+///
+/// Every method is safe to call from any thread, and from inside a hook.
+public final class ModuleManager: Sendable {
+    enum Phase {
+        case idle, running, stopped
+    }
+
+    /// The registered modules in order, and the handlers of each custom event, as dispatches read them.
+    ///
+    /// `targets` are unretained references to `entries`: a dispatch holds the snapshot, so they stay alive,
+    /// and calling through them costs no reference counting per module.
+    struct Snapshot: Sendable {
+        var entries: [ModuleEntry] = []
+        var targets: [Unmanaged<ModuleEntry>] = []
+        var names: [String] = []
+        var handlers: [CustomEvent: HandlerList] = [:]
+    }
+
+    struct HandlerList: Sendable {
+        var handlers: [CustomHandler] = []
+        var targets: [Unmanaged<CustomHandler>] = []
+        var names: [String] = []
+    }
+
+    struct State {
+        var phase = Phase.idle
+        var environment: ModuleEnvironment
+        var entries: [ObjectIdentifier: ModuleEntry] = [:]
+        var entriesByName: [String: ModuleEntry] = [:]
+        var handlers: [ObjectIdentifier: [CustomEvent: [CustomHandler]]] = [:]
+        /// Rebuilt on the first dispatch after a change.
+        var snapshot: Snapshot?
+        var outstandingLaunches = 0
+        var launchWaiters: [CheckedContinuation<Void, Never>] = []
+        var launchFailure: ModuleError?
+    }
+
+    public let config: ConfigStore
+    public let launchOptions: LaunchOptions
+    public let failurePolicy: FailurePolicy
+    public let profiler: TimeProfiler
+    /// nil when the configuration sets no threshold.
+    public let watchdog: Watchdog?
+
+    let state: Locked<State>
+    let log: DiagnosticLog
+    let logger: Logger
+    let asyncQueue = DispatchQueue(label: "beehive.modules.async-init", attributes: .concurrent)
+
+    public init(
+        configuration: Configuration = Configuration(),
+        config: ConfigStore = ConfigStore(),
+        logger: Logger = Logger(label: "beehive.modules", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.config = config
+        self.logger = logger
+        launchOptions = configuration.launchOptions
+        failurePolicy = configuration.failurePolicy
+        profiler = TimeProfiler(isEnabled: configuration.isProfilingEnabled)
+        let log = DiagnosticLog(logger: logger, forward: configuration.onDiagnostic)
+        self.log = log
+        watchdog = configuration.watchdogThreshold.map { threshold in
+            Watchdog(threshold: threshold) { report in log.report(ModuleDiagnostic(.hookBlocked(report))) }
+        }
+        var environment = configuration.environment ?? .dev
+        if configuration.environment == nil, let value = launchOptions.environment[ModuleEnvironment.variableName] {
+            do throws(ModuleError) {
+                environment = try ModuleEnvironment.fromVariable(in: launchOptions.environment) ?? .dev
+            } catch {
+                log.report(ModuleDiagnostic(.invalidEnvironment(variable: ModuleEnvironment.variableName, value: value)))
+            }
+        }
+        state = Locked(State(environment: environment))
+    }
+
+    /// The environment hooks see; set it in code to override `BEEHIVE_ENV`.
+    public var environment: ModuleEnvironment {
+        get { state.withLock { $0.environment } }
+        set { state.withLock { $0.environment = newValue } }
+    }
+
+    /// Every diagnostic so far, in the order reported (the first 1000 are kept; all are logged).
+    public var diagnostics: [ModuleDiagnostic] {
+        log.diagnostics
+    }
+
+    /// The registered modules, in the order they are set up and notified.
+    public var modules: [ModuleDescriptor] {
+        state.withLock { Self.snapshot(of: &$0).entries.map(\.descriptor) }
+    }
+
+    /// The registered instance of `type`, if any.
+    public func module<M: Module>(_ type: M.Type) -> M? {
+        state.withLock { $0.entries[ObjectIdentifier(type)]?.module as? M }
+    }
+
+    public var isStarted: Bool {
+        state.withLock { $0.phase != .idle }
+    }
+
+    static func snapshot(of state: inout State) -> Snapshot {
+        if let snapshot = state.snapshot { return snapshot }
+        let byName = state.entriesByName
+        let ordered = ModuleOrder.arrange(state.entries.values.map(\.descriptor)).order.compactMap { byName[$0.name] }
+        var snapshot = Snapshot()
+        snapshot.entries = ordered
+        snapshot.targets = ordered.map { Unmanaged.passUnretained($0) }
+        snapshot.names = ordered.map(\.name)
+        for entry in ordered {
+            for (event, handlers) in state.handlers[ObjectIdentifier(entry)] ?? [:] {
+                var list = snapshot.handlers[event] ?? HandlerList()
+                list.handlers += handlers
+                list.targets += handlers.map { Unmanaged.passUnretained($0) }
+                list.names += handlers.map(\.module)
+                snapshot.handlers[event] = list
+            }
+        }
+        state.snapshot = snapshot
+        return snapshot
+    }
+}

@@ -1,0 +1,33 @@
+extension ModuleManager {
+    /// How a manager runs; every property has a default.
+    public struct Configuration: Sendable {
+        /// The environment; nil reads `BEEHIVE_ENV` from the launch options' environment, else `dev`.
+        public var environment: ModuleEnvironment?
+        /// What a throwing hook does to the rest of its dispatch. Default: `.continue`.
+        public var failurePolicy: FailurePolicy
+        /// Report hooks that block longer than this; nil (the default) turns the watchdog off.
+        public var watchdogThreshold: Duration?
+        /// Record the time of every hook. Off by default.
+        public var isProfilingEnabled: Bool
+        public var launchOptions: LaunchOptions
+        /// Called with every diagnostic (duplicates, failing hooks, watchdog reports) as it happens, on the
+        /// thread that found it.
+        public var onDiagnostic: (@Sendable (ModuleDiagnostic) -> Void)?
+
+        public init(
+            environment: ModuleEnvironment? = nil,
+            failurePolicy: FailurePolicy = .continue,
+            watchdogThreshold: Duration? = nil,
+            isProfilingEnabled: Bool = false,
+            launchOptions: LaunchOptions = .current,
+            onDiagnostic: (@Sendable (ModuleDiagnostic) -> Void)? = nil
+        ) {
+            self.environment = environment
+            self.failurePolicy = failurePolicy
+            self.watchdogThreshold = watchdogThreshold
+            self.isProfilingEnabled = isProfilingEnabled
+            self.launchOptions = launchOptions
+            self.onDiagnostic = onDiagnostic
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+
+/// The system tools the end-to-end tests drive (readelf, strip, llvm-objcopy, strace, the C compiler), and C
+/// plugins compiled with the system C compiler. Compiled plugins are cached for the test run, like fixture builds.
+enum SystemTools {
+    /// The first executable of that name on PATH.
+    static func find(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = URL(filePath: String(directory)).appending(path: name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    static func require(_ name: String) throws -> URL {
+        guard let tool = find(name) else {
+            throw FixtureBuilder.Failure(description: "\(name) is not on PATH; scripts/install-deps installs it")
+        }
+        return tool
+    }
+
+    /// Runs a tool and returns its standard output; a non-zero exit is a failure.
+    @discardableResult
+    static func run(_ name: String, _ arguments: [String]) throws -> String {
+        let output = try FixtureBuilder.run(try require(name), arguments)
+        guard output.status == 0 else {
+            throw FixtureBuilder.Failure(description: "\(name) \(arguments.joined(separator: " ")) failed:\n\(output.output)")
+        }
+        return output.standardOutput
+    }
+
+    /// The libraries an ELF file needs, in the order of its dynamic section.
+    static func neededLibraries(_ file: URL) throws -> [String] {
+        try run("readelf", ["-d", file.path]).split(separator: "\n").compactMap { line in
+            guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else {
+                return nil
+            }
+            return String(line[line.index(after: open)..<close])
+        }
+    }
+
+    struct CLibraryKey: Hashable {
+        let source: String
+        let defines: [String]
+        let buildID: Bool
+    }
+
+    private static let libraries = Mutex<[CLibraryKey: URL]>([:])
+    /// Beside the sources, gitignored like the fixture packages' build folders; rebuilt once per test run.
+    private static let librariesFolder = FixtureBuilder.fixturesRoot.appending(path: "CPlugins/.build-c-plugins")
+
+    /// Compiles Tests/Fixtures/CPlugins/`source` into a shared library with the system C compiler: unlike
+    /// anything swiftc links, it does not register with the Swift runtime, so it can really be unloaded.
+    static func cPlugin(_ source: String, defines: [String] = [], buildID: Bool = true) throws -> URL {
+        let key = CLibraryKey(source: source, defines: defines, buildID: buildID)
+        return try libraries.withLock { built in
+            if let library = built[key] { return library }
+            try FileManager.default.createDirectory(at: librariesFolder, withIntermediateDirectories: true)
+            let name = ([source.replacingOccurrences(of: ".c", with: "")] + defines + (buildID ? [] : ["nobuildid"]))
+                .joined(separator: "-").filter { $0.isLetter || $0.isNumber || $0 == "-" }
+            let library = librariesFolder.appending(path: "lib\(name).so")
+            var arguments = [
+                "-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror",
+                "-I", FixtureBuilder.repositoryRoot.appending(path: "CSectionShim/include").path,
+                FixtureBuilder.fixturesRoot.appending(path: "CPlugins/\(source)").path, "-o", library.path,
+            ]
+            arguments += defines.map { "-D\($0)" }
+            if !buildID { arguments.append("-Wl,--build-id=none") }
+            try run(find("cc") != nil ? "cc" : "clang", arguments)
+            built[key] = library
+            return library
+        }
+    }
+
+    /// A copy of `file` in `directory`, for tests that modify or replace it.
+    static func copy(_ file: URL, into directory: URL, as name: String? = nil) throws -> URL {
+        let destination = directory.appending(path: name ?? file.lastPathComponent)
+        try FileManager.default.copyItem(at: file, to: destination)
+        return destination
+    }
+}

@@ -1,0 +1,93 @@
+import BeeHiveRegistry
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+@Suite struct ModuleMacroTests {
+    @Test func expandsToRecordAndNoteInSections() {
+        assertExpansion(
+            """
+            @BeeHiveModule(level: .basic, priority: 7)
+            final class A {
+            }
+            """,
+            expandedSource: """
+                final class A {
+
+                    /// beehive:1|module|Shop.A|level=basic|priority=7|async=0
+                    @section("beehive_mods") @used
+                    private static let __macro_local_13beeHiveRecordfMu_: (Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8) = (98, 101, 101, 104, 105, 118, 101, 58, 49, 124, 109, 111, 100, 117, 108, 101, 124, 83, 104, 111, 112, 46, 65, 124, 108, 101, 118, 101, 108, 61, 98, 97, 115, 105, 99, 124, 112, 114, 105, 111, 114, 105, 116, 121, 61, 55, 124, 97, 115, 121, 110, 99, 61, 48, 0)
+
+                    @section(".note.beehive") @used
+                    private static let __macro_local_11beeHiveNotefMu_: (Swift.UInt32, Swift.UInt32, Swift.UInt32, (Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8), Swift.UInt32) = (8, 4, 0x4248_0001, (66, 101, 101, 72, 105, 118, 101, 0), 1)
+
+                    @used
+                    private static func __macro_local_16beeHiveKeepAlivefMu_() -> Any.Type {
+                        Self.self
+                    }
+                }
+                """)
+    }
+
+    @Test func topLevelClassIsRecordedWithItsModule() throws {
+        let expansion = expandedRecords("@BeeHiveModule final class ShopModule {}")
+        #expect(expansion.errors == [])
+        #expect(expansion.notes == 1)
+        #expect(expansion.records == [ExpandedRecord(section: "beehive_mods", text: "beehive:1|module|Shop.ShopModule|level=normal|priority=0|async=0")])
+        #expect(try parsed(expansion.records[0]).payload == .module(ModuleAnnotation(typeName: "Shop.ShopModule")))
+    }
+
+    @Test func nestedClassIsRecordedByItsMangledName() throws {
+        let expansion = expandedRecords(
+            """
+            struct Checkout {
+                enum Steps {
+                    @BeeHiveModule(level: .basic, priority: -20, async: true)
+                    final class FlowModule {}
+                }
+            }
+            """)
+        #expect(expansion.errors == [])
+        let record = try #require(expansion.records.first)
+        #expect(
+            try parsed(record).payload
+                == .module(ModuleAnnotation(typeName: "4Shop8CheckoutV5StepsO10FlowModuleC", level: .basic, priority: -20, isAsync: true)))
+    }
+
+    @Test(arguments: [
+        ("struct", "4Shop4CartV"), ("enum", "4Shop4CartO"), ("actor", "Shop.Cart"), ("final class", "Shop.Cart"),
+    ])
+    func everyNominalKindIsNamedTheWayTheRuntimeResolves(keyword: String, expected: String) throws {
+        let expansion = expandedRecords("@BeeHiveModule \(keyword) Cart {}")
+        #expect(expansion.errors == [])
+        #expect(try parsed(try #require(expansion.records.first)).payload == .module(ModuleAnnotation(typeName: expected)))
+    }
+
+    @Test func typeInExtensionUsesAnyKindForTheExtendedType() throws {
+        let expansion = expandedRecords(
+            """
+            extension Shop.Outer.Middle {
+                @BeeHiveModule struct Inner {}
+            }
+            """)
+        #expect(expansion.errors == [])
+        #expect(try parsed(try #require(expansion.records.first)).payload == .module(ModuleAnnotation(typeName: "4Shop5OuterXY6MiddleXY5InnerV")))
+    }
+
+    @Test func backtickedNamesAreRecordedWithoutBackticks() throws {
+        let expansion = expandedRecords("@BeeHiveModule final class `Type` {}")
+        #expect(expansion.records.map(\.text) == ["beehive:1|module|Shop.Type|level=normal|priority=0|async=0"])
+    }
+
+    @Test func eachAnnotationOfOneTypeGetsItsOwnMembers() {
+        let expansion = expandedRecords(
+            """
+            @BeeHiveRoute("/a") @BeeHiveRoute("/b", scheme: "shop")
+            final class Handler {}
+            """)
+        #expect(expansion.errors == [])
+        #expect(expansion.notes == 2)
+        #expect(expansion.records.map(\.text) == [
+            "beehive:1|route|/a|Shop.Handler|scheme=|priority=0", "beehive:1|route|/b|Shop.Handler|scheme=shop|priority=0",
+        ])
+    }
+}

@@ -1,0 +1,73 @@
+import BeeHiveModules
+import BeeHiveRegistry
+import Testing
+
+@Suite struct OrderTests {
+    private func descriptor(
+        _ name: String, _ level: ModuleLevel = .normal, priority: Int = 0, dependencies: [String] = []
+    ) -> ModuleDescriptor {
+        ModuleDescriptor(name: name, level: level, priority: priority, isAsync: false, dependencies: dependencies, source: .code)
+    }
+
+    @Test func levelThenPriorityThenName() throws {
+        let order = try ModuleOrder.sorted([
+            descriptor("N0"), descriptor("B5", .basic, priority: 5), descriptor("N9", priority: 9),
+            descriptor("B7", .basic, priority: 7), descriptor("M0"),
+        ])
+        #expect(order.map(\.name) == ["B7", "B5", "N9", "M0", "N0"])
+    }
+
+    @Test func dependenciesComeFirstEvenAcrossLevels() throws {
+        let order = try ModuleOrder.sorted([
+            descriptor("Core", priority: 1),
+            descriptor("Feature", .basic, priority: 100, dependencies: ["Core", "NotRegistered"]),
+            descriptor("Other", .basic, priority: 50),
+        ])
+        #expect(order.map(\.name) == ["Other", "Core", "Feature"])
+    }
+
+    @Test func orderDoesNotDependOnInputOrder() throws {
+        let input = [
+            descriptor("A", dependencies: ["C"]), descriptor("B", .basic), descriptor("C", priority: 3),
+            descriptor("D", priority: 3), descriptor("E", .basic, priority: -1),
+        ]
+        let expected = try ModuleOrder.sorted(input).map(\.name)
+        #expect(try ModuleOrder.sorted(input.reversed()).map(\.name) == expected)
+        #expect(try ModuleOrder.sorted(input.shuffled()).map(\.name) == expected)
+    }
+
+    @Test func cycleIsSpelledOut() {
+        #expect {
+            try ModuleOrder.sorted([
+                descriptor("Free"), descriptor("C", dependencies: ["A"]), descriptor("A", dependencies: ["B"]),
+                descriptor("B", dependencies: ["C"]), descriptor("Tail", dependencies: ["A"]),
+            ])
+        } throws: { error in
+            guard case ModuleError.dependencyCycle(let cycle) = error else { return false }
+            return cycle == ["A", "B", "C", "A"] && "\(error)".contains("A -> B -> C -> A")
+        }
+    }
+
+    @Test func selfDependencyIsACycle() {
+        #expect {
+            try ModuleOrder.sorted([descriptor("Narcissus", dependencies: ["Narcissus"])])
+        } throws: { error in
+            guard case ModuleError.dependencyCycle(let cycle) = error else { return false }
+            return cycle == ["Narcissus", "Narcissus"]
+        }
+    }
+
+    @Test func managerRejectsACycleAndKeepsTheRest() throws {
+        let (manager, _) = makeManager()
+        try manager.register(CycleAModule.self)
+        try manager.register(CycleBModule.self)
+        #expect {
+            try manager.register(CycleCModule.self)
+        } throws: { error in
+            "\(error)".contains(
+                "BeeHiveModulesTests.CycleAModule -> BeeHiveModulesTests.CycleBModule -> BeeHiveModulesTests.CycleCModule -> BeeHiveModulesTests.CycleAModule"
+            )
+        }
+        #expect(manager.modules.map(\.name).sorted() == ["BeeHiveModulesTests.CycleAModule", "BeeHiveModulesTests.CycleBModule"])
+    }
+}

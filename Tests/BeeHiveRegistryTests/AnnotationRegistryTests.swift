@@ -1,0 +1,249 @@
+import BeeHiveRegistry
+import Synchronization
+import Testing
+
+/// An annotation source fed by the test: each `poll()` hands out the next queued batch of events.
+private final class FakeAnnotationSource: AnnotationSource {
+    private let batches = Mutex<[[ObjectEvent]]>([])
+
+    /// Queues one batch: what one `poll()` returns.
+    func enqueue(_ events: ObjectEvent...) {
+        enqueue(contentsOf: events)
+    }
+
+    func enqueue(contentsOf events: [ObjectEvent]) {
+        batches.withLock { $0.append(events) }
+    }
+
+    func poll() -> [ObjectEvent] {
+        batches.withLock { $0.isEmpty ? [] : $0.removeFirst() }
+    }
+}
+
+/// An object as discovery would hand it over: each record stored in its kind's section, then parsed.
+private func object(_ id: UInt64, _ path: String, _ records: [String]) -> ObjectAnnotations {
+    func section(of text: String) -> String {
+        let kind = text.split(separator: "|").dropFirst().first.flatMap { AnnotationKind(rawValue: String($0)) }
+        return kind?.section ?? SectionName.modules
+    }
+    var parsed: [AnnotationRecord] = []
+    var diagnostics: [RegistryDiagnostic] = []
+    for name in SectionName.all {
+        let bytes = records.filter { section(of: $0) == name }.flatMap { text -> [UInt8] in Array(text.utf8) + [0] }
+        let result = RecordParser.records(inSection: name, bytes: bytes, objectPath: path)
+        parsed += result.records
+        diagnostics += result.diagnostics
+    }
+    return ObjectAnnotations(
+        object: LoadedObject(id: id, path: path, buildID: String(id, radix: 16), baseAddress: UInt(id) << 20),
+        isAnnotated: true, records: parsed, diagnostics: diagnostics)
+}
+
+/// The object a duplicate diagnostic names as the first declaration.
+private func firstObject(of diagnostic: RegistryDiagnostic) -> String? {
+    if case .duplicate(_, let first) = diagnostic.kind { return first }
+    return nil
+}
+
+private let shop = object(1, "/app/lib/libShop.so", [
+    "beehive:1|module|Shop.ShopModule|level=basic", "beehive:1|service|Shop.Cart|Shop.CartImpl",
+    "beehive:1|route|/shop|Shop.ShopHandler",
+])
+private let sharedA = object(2, "/app/lib/libA.so", ["beehive:1|module|Shared.Twice", "beehive:1|service|Shared.P|A.Impl"])
+private let sharedB = object(3, "/app/lib/libB.so", ["beehive:1|module|Shared.Twice", "beehive:1|service|Shared.P|B.Impl"])
+private let broken = object(4, "/app/lib/libBroken.so", ["beehive:1|module|Broken.Good", "beehive:9|module|Broken.Future"])
+
+@Suite struct AnnotationRegistryTests {
+    @Test func recordsArriveWithTheirObjects() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        #expect(registry.records.isEmpty)
+        source.enqueue(.loaded(shop))
+        let update = registry.refresh()
+        #expect(update.loadedObjects == [shop.object])
+        #expect(update.added.count == 3)
+        #expect(Set(registry.records) == Set(shop.records))
+        #expect(registry.objects == [shop])
+        #expect(registry.refresh().isEmpty)
+    }
+
+    @Test func duplicatesAcrossTwoObjectsNameBothPaths() throws {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        source.enqueue(.loaded(sharedB), .loaded(sharedA))
+        let update = registry.refresh()
+        #expect(update.diagnostics.count == 2)
+        let module = try #require(update.diagnostics.first { $0.record == "beehive:1|module|Shared.Twice" })
+        #expect(module.kind.name == "duplicate" && firstObject(of: module) == "/app/lib/libA.so")
+        #expect(module.objectPath == "/app/lib/libB.so")
+        #expect(module.severity == .warning)
+        #expect(module.description.contains("/app/lib/libA.so") && module.description.contains("/app/lib/libB.so"))
+        let service = try #require(update.diagnostics.first { $0.section == SectionName.services })
+        #expect(service.kind.name == "duplicate" && firstObject(of: service) == "/app/lib/libA.so")
+        // Both declarations are kept; which one wins is the managers' policy.
+        #expect(registry.records.filter { $0.text == "beehive:1|module|Shared.Twice" }.map(\.origin.objectPath) == ["/app/lib/libA.so", "/app/lib/libB.so"])
+        #expect(registry.diagnostics == update.diagnostics)
+    }
+
+    @Test func duplicateOfAnObjectLoadedEarlierNamesTheEarlierOne() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        source.enqueue(.loaded(sharedB))
+        source.enqueue(.loaded(sharedA))
+        #expect(registry.refresh().diagnostics.isEmpty)
+        let later = registry.refresh().diagnostics
+        #expect(later.map(\.record) == ["beehive:1|module|Shared.Twice", "beehive:1|service|Shared.P|A.Impl"])
+        #expect(later.allSatisfy { $0.kind.name == "duplicate" && firstObject(of: $0) == "/app/lib/libB.so" })
+        #expect(later.allSatisfy { $0.objectPath == "/app/lib/libA.so" })
+    }
+
+    @Test func sameNamesWithDifferentServiceNamesOrSchemesAreNotDuplicates() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        source.enqueue(
+            .loaded(object(1, "/a.so", ["beehive:1|service|S.P|S.A|scope=named|name=one", "beehive:1|route|/x|S.H|scheme=a"])),
+            .loaded(object(2, "/b.so", ["beehive:1|service|S.P|S.B|scope=named|name=two", "beehive:1|route|/x|S.H|scheme=b"])))
+        #expect(registry.refresh().diagnostics.isEmpty)
+        #expect(registry.records.count == 4)
+    }
+
+    @Test(arguments: [[0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1], [1, 3, 0, 2]])
+    func orderDoesNotDependOnArrivalOrder(order: [Int]) {
+        let objects = [shop, sharedA, sharedB, broken]
+        let referenceSource = FakeAnnotationSource()
+        let expected = AnnotationRegistry(source: referenceSource)
+        referenceSource.enqueue(.loaded(shop), .loaded(sharedA), .loaded(sharedB), .loaded(broken))
+        expected.refresh()
+
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        source.enqueue(contentsOf: order.map { .loaded(objects[$0]) })
+        let update = registry.refresh()
+        #expect(registry.records == expected.records)
+        #expect(update.added == expected.records)
+        #expect(registry.diagnostics == expected.diagnostics)
+        #expect(registry.objects.map(\.object.path) == ["/app/lib/libA.so", "/app/lib/libB.so", "/app/lib/libBroken.so", "/app/lib/libShop.so"])
+    }
+
+    @Test func recordsAreOrderedByKindIdentityAndPath() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        source.enqueue(.loaded(shop), .loaded(sharedB), .loaded(sharedA))
+        registry.refresh()
+        #expect(registry.records.map(\.text) == [
+            "beehive:1|module|Shared.Twice", "beehive:1|module|Shared.Twice", "beehive:1|module|Shop.ShopModule|level=basic",
+            "beehive:1|service|Shared.P|A.Impl", "beehive:1|service|Shared.P|B.Impl", "beehive:1|service|Shop.Cart|Shop.CartImpl",
+            "beehive:1|route|/shop|Shop.ShopHandler",
+        ])
+    }
+
+    @Test func unloadRemovesTheObjectsRecords() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        source.enqueue(.loaded(shop), .loaded(sharedA))
+        registry.refresh()
+        source.enqueue(.unloaded(shop.object))
+        let update = registry.refresh()
+        #expect(update.unloadedObjects == [shop.object])
+        #expect(Set(update.removed) == Set(shop.records))
+        #expect(update.added.isEmpty)
+        #expect(Set(registry.records) == Set(sharedA.records))
+        #expect(registry.objects.map(\.object) == [sharedA.object])
+    }
+
+    @Test func unloadThenLoadAgainIsANewObject() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        source.enqueue(.loaded(sharedA))
+        registry.refresh()
+        let reloaded = object(9, "/app/lib/libA.so", ["beehive:1|module|Shared.Twice", "beehive:1|service|Shared.P|A.Impl"])
+        source.enqueue(.unloaded(sharedA.object), .loaded(reloaded))
+        let update = registry.refresh()
+        #expect(update.unloadedObjects == [sharedA.object] && update.loadedObjects == [reloaded.object])
+        #expect(update.diagnostics.isEmpty, "the reloaded object does not duplicate the one that went away")
+        #expect(registry.objects.map(\.object.id) == [9])
+    }
+
+    @Test func objectLoadedAndUnloadedWithinOneBatchNeverArrives() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        source.enqueue(.loaded(shop), .unloaded(shop.object), .loaded(sharedA))
+        let update = registry.refresh()
+        #expect(update.loadedObjects == [sharedA.object] && update.unloadedObjects.isEmpty && update.removed.isEmpty)
+        #expect(Set(registry.records) == Set(sharedA.records))
+    }
+
+    @Test func unloadOfAnUnknownObjectIsIgnored() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        source.enqueue(.unloaded(shop.object))
+        #expect(registry.refresh().isEmpty)
+    }
+
+    @Test func objectDiagnosticsAreKeptAndReported() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        source.enqueue(.loaded(broken))
+        let update = registry.refresh()
+        #expect(update.diagnostics.map(\.kind) == [.unknownVersion("beehive:9")])
+        #expect(update.diagnostics.first?.objectPath == "/app/lib/libBroken.so")
+        #expect(registry.records.map(\.text) == ["beehive:1|module|Broken.Good"])
+        source.enqueue(.unloaded(broken.object))
+        registry.refresh()
+        #expect(registry.diagnostics.map(\.kind) == [.unknownVersion("beehive:9")], "diagnostics are a history")
+    }
+
+    @Test func concurrentRefreshesAndReadsSeeWholeObjects() async {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        let objects = (0..<200).map { index in
+            object(UInt64(index + 1), "/app/lib/lib\(index).so", ["beehive:1|module|M\(index).Module", "beehive:1|route|/r\(index)|M\(index).H"])
+        }
+        for object in objects { source.enqueue(.loaded(object)) }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<100 {
+                        registry.refresh()
+                        #expect(registry.records.count % 2 == 0)
+                    }
+                }
+            }
+        }
+        #expect(registry.records.count == 400)
+        #expect(registry.diagnostics.isEmpty)
+    }
+
+    @Test func retiredObjectsLeaveAndComeBackWhenReinstated() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        let plugin = object(7, "/app/plugins/libReviews.so", ["beehive:1|module|Reviews.ReviewsModule", "beehive:1|route|/reviews|Reviews.H"])
+        source.enqueue(.loaded(shop), .loaded(plugin))
+        registry.refresh()
+
+        let retired = registry.retireObjects(atPath: "/app/plugins/libReviews.so")
+        #expect(retired.unloadedObjects == [plugin.object])
+        #expect(Set(retired.removed) == Set(plugin.records))
+        #expect(Set(registry.records) == Set(shop.records))
+        #expect(registry.retireObjects(atPath: "/app/plugins/libReviews.so").isEmpty)
+
+        let reinstated = registry.reinstateObjects(atPath: "/app/plugins/libReviews.so")
+        #expect(reinstated.loadedObjects == [plugin.object])
+        #expect(Set(reinstated.added) == Set(plugin.records))
+        #expect(Set(registry.records) == Set(shop.records + plugin.records))
+        #expect(registry.reinstateObjects(atPath: "/app/plugins/libReviews.so").isEmpty)
+    }
+
+    @Test func anObjectTheLoaderReallyUnmappedIsNotReinstated() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        let plugin = object(7, "/app/plugins/libC.so", ["beehive:1|module|C.CModule"])
+        source.enqueue(.loaded(plugin))
+        registry.refresh()
+        registry.retireObjects(atPath: "/app/plugins/libC.so")
+        source.enqueue(.unloaded(plugin.object))
+        #expect(registry.refresh().removed.isEmpty)
+        #expect(registry.reinstateObjects(atPath: "/app/plugins/libC.so").isEmpty)
+        #expect(registry.records.isEmpty)
+    }
+}

@@ -1,0 +1,1 @@
+/* The host executable's own annotations live in annotations.c. */

@@ -1,0 +1,5 @@
+#include <beehive.h>
+
+BeeHiveMod(PluginA.GreeterModule)
+BeeHiveServiceScoped(PluginA.GreetingProtocol, PluginA.GreetingService, singleton, "")
+BeeHiveRoute("/greet/:name", PluginA.GreetHandler)

@@ -1,0 +1,1 @@
+/* Plugin A's annotations live in annotations.c. */

@@ -1,0 +1,4 @@
+#include <beehive.h>
+
+BeeHiveMod(PluginB.FarewellModule)
+BeeHiveRoute("/farewell", PluginB.FarewellHandler)

@@ -1,0 +1,1 @@
+/* Plugin B's annotations live in annotations.c. */

@@ -1,0 +1,3 @@
+import HostCore
+
+HostProgram.main(CommandLine.arguments)

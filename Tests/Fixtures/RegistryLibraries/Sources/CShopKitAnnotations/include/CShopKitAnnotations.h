@@ -1,0 +1,1 @@
+/* The annotations of ShopKit live in annotations.c; this target exports nothing. */

@@ -1,0 +1,1 @@
+/* Declares Shared.TwiceModule, as DuplicateB does. */

@@ -1,0 +1,4 @@
+#include <beehive.h>
+
+BeeHiveMod(Shared.TwiceModule)
+BeeHiveService(Shared.TwiceProtocol, DuplicateB.TwiceService)

@@ -1,0 +1,1 @@
+/* Malformed records only, for the diagnostics tests. */

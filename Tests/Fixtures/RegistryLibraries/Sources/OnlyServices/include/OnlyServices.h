@@ -1,0 +1,1 @@
+/* Services only: no modules, routes or targets. */

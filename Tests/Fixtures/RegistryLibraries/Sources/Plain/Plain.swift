@@ -1,0 +1,4 @@
+/// A library with no annotations: discovery never opens it.
+public enum Plain {
+    public static let greeting = "plain"
+}

@@ -1,0 +1,32 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// C and Swift annotations in one executable (Shop), Swift annotations alone (SwiftOnly), and a misspelt C
+// annotation that `beehive lint` must catch (Broken).
+let package = Package(
+    name: "SwiftAnnotations",
+    dependencies: [.package(name: "BeeHive", path: "../../..")],
+    targets: [
+        .target(name: "ShopCAnnotations", dependencies: [.product(name: "BeeHive", package: "BeeHive")]),
+        .executableTarget(
+            name: "Shop",
+            dependencies: [
+                "ShopCAnnotations",
+                .product(name: "BeeHive", package: "BeeHive"),
+                .product(name: "BeeHiveAnnotations", package: "BeeHive"),
+            ]
+        ),
+        .executableTarget(
+            name: "SwiftOnly",
+            dependencies: [
+                .product(name: "BeeHive", package: "BeeHive"),
+                .product(name: "BeeHiveAnnotations", package: "BeeHive"),
+            ]
+        ),
+        .target(name: "BrokenCAnnotations", dependencies: [.product(name: "BeeHive", package: "BeeHive")]),
+        .executableTarget(
+            name: "Broken",
+            dependencies: ["BrokenCAnnotations", .product(name: "BeeHive", package: "BeeHive")]
+        ),
+    ]
+)

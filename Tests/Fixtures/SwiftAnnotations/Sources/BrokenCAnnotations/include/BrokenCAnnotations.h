@@ -1,0 +1,1 @@
+/* The Broken fixture's annotations; it declares nothing, its records are in annotations.c. */
