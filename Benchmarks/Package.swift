@@ -21,6 +21,9 @@ let package = Package(
     targets: [
         .target(name: "CBenchAnnotations", dependencies: [beeHive]),
         .target(name: "CBenchLibelf", linkerSettings: [.linkedLibrary("elf")]),
+        .target(name: "CStartupAnnotations", dependencies: [beeHive]),
+        // The stand-in app of the start-up benchmark; build it before running that benchmark (scripts/bench does).
+        .executableTarget(name: "StartupProbe", dependencies: ["CStartupAnnotations", beeHive]),
         .target(name: "BenchSupport", dependencies: ["CBenchLibelf", beeHive, benchmark]),
         .executableTarget(
             name: "DiscoveryBenchmarks",
@@ -45,6 +48,18 @@ let package = Package(
             name: "RoutingBenchmarks",
             dependencies: ["BenchSupport", beeHive, benchmark, .product(name: "RoutingKit", package: "routing-kit")],
             path: "Benchmarks/RoutingBenchmarks",
+            plugins: [benchmarkPlugin]
+        ),
+        .executableTarget(
+            name: "ModuleBenchmarks",
+            dependencies: ["BenchSupport", beeHive, benchmark],
+            path: "Benchmarks/ModuleBenchmarks",
+            plugins: [benchmarkPlugin]
+        ),
+        .executableTarget(
+            name: "StartupBenchmarks",
+            dependencies: ["BenchSupport", benchmark],
+            path: "Benchmarks/StartupBenchmarks",
             plugins: [benchmarkPlugin]
         ),
     ]

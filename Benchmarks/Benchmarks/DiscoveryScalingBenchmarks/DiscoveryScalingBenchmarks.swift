@@ -10,8 +10,8 @@ let benchmarks: @Sendable () -> Void = {
     let configuration = Tolerances.configuration(
         maxDuration: .seconds(1), allocationsScale: true, extraMetrics: [Tolerances.loadedObjects])
 
-    func register(_ group: String, _ size: String, expectedRecords: Int, load: @escaping () -> Void) {
-        Benchmark("\(group): note walk, sections read (C) @ \(size)", configuration: configuration) { benchmark in
+    func register(_ group: String, _ size: Int, expectedRecords: Int, load: @escaping () -> Void) {
+        Benchmark("\(group):note-walk-read-C@\(size)", configuration: configuration) { benchmark in
             benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
             for _ in benchmark.scaledIterations {
                 let list = bh_scan_uncached()
@@ -21,7 +21,7 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             load()
         }
-        Benchmark("\(group): note walk, records parsed (Swift) @ \(size)", configuration: configuration) {
+        Benchmark("\(group):note-walk-parse-Swift@\(size)", configuration: configuration) {
             benchmark in
             benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
             for _ in benchmark.scaledIterations {
@@ -32,7 +32,7 @@ let benchmarks: @Sendable () -> Void = {
             let records = SectionReader.scanLoadedObjects().reduce(0) { $0 + $1.records.count }
             precondition(records == expectedRecords, "expected \(expectedRecords) records, found \(records)")
         }
-        Benchmark("\(group): libelf, every object opened, sections copied @ \(size)", configuration: configuration) {
+        Benchmark("\(group):libelf-open-all-copy@\(size)", configuration: configuration) {
             benchmark in
             benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
             for _ in benchmark.scaledIterations {
@@ -44,15 +44,15 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     for count in [10, 100, 1_000, 10_000, 100_000] {
-        register("Records", "\(count) records", expectedRecords: count) {
+        register("Records", count, expectedRecords: count) {
             Fixtures.load([Fixtures.recordsLibrary(count: count)])
         }
     }
     for count in [1, 10, 50, 100, 200] {
-        register("Plain objects", "\(count) objects", expectedRecords: 0) {
+        register("PlainObjects", count, expectedRecords: 0) {
             Fixtures.load(Fixtures.plainLibraries(count: count))
         }
-        register("Annotated objects", "\(count) objects", expectedRecords: 10 * count) {
+        register("AnnotatedObjects", count, expectedRecords: 10 * count) {
             Fixtures.load(Fixtures.annotatedLibraries(count: count, recordsEach: 10))
         }
     }

@@ -11,10 +11,9 @@ let benchmarks: @Sendable () -> Void = {
     let configuration = Tolerances.configuration(scalingFactor: .kilo)
 
     for count in [10, 100, 1_000, 10_000] {
-        let size = "\(count) routes"
         let routes = LazyRoutes(count: count)
 
-        Benchmark("Match: BeeHive Router @ \(size)", configuration: configuration) { benchmark in
+        Benchmark("Match:BeeHive-Router@\(count)", configuration: configuration) { benchmark in
             let (router, lookups) = (routes.beeHive, routes.set.lookups)
             for iteration in benchmark.scaledIterations {
                 blackHole(router.match(lookups[iteration % lookups.count].path))
@@ -22,7 +21,7 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             routes.prepareBeeHive()
         }
-        Benchmark("Match: RoutingKit TrieRouter, path split @ \(size)", configuration: configuration) { benchmark in
+        Benchmark("Match:RoutingKit-TrieRouter-split@\(count)", configuration: configuration) { benchmark in
             let (router, lookups) = (routes.routingKit, routes.set.lookups)
             for iteration in benchmark.scaledIterations {
                 var parameters = Parameters()
@@ -32,7 +31,7 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             routes.prepareRoutingKit()
         }
-        Benchmark("Match: RoutingKit TrieRouter, components given @ \(size)", configuration: configuration) {
+        Benchmark("Match:RoutingKit-TrieRouter-components@\(count)", configuration: configuration) {
             benchmark in
             let (router, paths) = (routes.routingKit, routes.splitPaths)
             for iteration in benchmark.scaledIterations {
@@ -42,7 +41,7 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             routes.prepareRoutingKit()
         }
-        Benchmark("Match: linear scan @ \(size)", configuration: configuration) { benchmark in
+        Benchmark("Match:linear-scan@\(count)", configuration: configuration) { benchmark in
             let (router, lookups) = (routes.linear, routes.set.lookups)
             for iteration in benchmark.scaledIterations {
                 blackHole(router.route(lookups[iteration % lookups.count].path))
