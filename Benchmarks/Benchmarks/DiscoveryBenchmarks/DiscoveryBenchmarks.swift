@@ -10,7 +10,7 @@ let benchmarks: @Sendable () -> Void = {
     precondition(bench_annotations_count() == 1000)
     let configuration = Tolerances.configuration(extraMetrics: [Tolerances.loadedObjects])
 
-    Benchmark("Discovery:note-walk-read-C", configuration: configuration) { benchmark in
+    Benchmark("Discovery.note-walk-read-C", configuration: configuration) { benchmark in
         benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
         for _ in benchmark.scaledIterations {
             let list = bh_scan_uncached()
@@ -18,7 +18,7 @@ let benchmarks: @Sendable () -> Void = {
             bh_event_list_free(list)
         }
     }
-    Benchmark("Discovery:note-walk-parse-Swift", configuration: configuration) { benchmark in
+    Benchmark("Discovery.note-walk-parse-Swift", configuration: configuration) { benchmark in
         benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
         for _ in benchmark.scaledIterations {
             blackHole(SectionReader.scanLoadedObjects())
@@ -27,14 +27,14 @@ let benchmarks: @Sendable () -> Void = {
         let records = SectionReader.scanLoadedObjects().reduce(0) { $0 + $1.records.count }
         precondition(records == 1000, "expected 1,000 records, found \(records)")
     }
-    Benchmark("Discovery:libelf-open-all", configuration: configuration) { benchmark in
+    Benchmark("Discovery.libelf-open-all", configuration: configuration) { benchmark in
         benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
         for _ in benchmark.scaledIterations {
             var sections = 0
             blackHole(bh_open_every_loaded_object(&sections))
         }
     }
-    Benchmark("Discovery:libelf-open-all-copy", configuration: configuration) {
+    Benchmark("Discovery.libelf-open-all-copy", configuration: configuration) {
         benchmark in
         benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
         for _ in benchmark.scaledIterations {

@@ -11,7 +11,7 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(1), allocationsScale: true, extraMetrics: [Tolerances.loadedObjects])
 
     func register(_ group: String, _ size: Int, expectedRecords: Int, load: @escaping () -> Void) {
-        Benchmark("\(group):note-walk-read-C@\(size)", configuration: configuration) { benchmark in
+        Benchmark("\(group).note-walk-read-C@\(size)", configuration: configuration) { benchmark in
             benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
             for _ in benchmark.scaledIterations {
                 let list = bh_scan_uncached()
@@ -21,7 +21,7 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             load()
         }
-        Benchmark("\(group):note-walk-parse-Swift@\(size)", configuration: configuration) {
+        Benchmark("\(group).note-walk-parse-Swift@\(size)", configuration: configuration) {
             benchmark in
             benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
             for _ in benchmark.scaledIterations {
@@ -32,7 +32,7 @@ let benchmarks: @Sendable () -> Void = {
             let records = SectionReader.scanLoadedObjects().reduce(0) { $0 + $1.records.count }
             precondition(records == expectedRecords, "expected \(expectedRecords) records, found \(records)")
         }
-        Benchmark("\(group):libelf-open-all-copy@\(size)", configuration: configuration) {
+        Benchmark("\(group).libelf-open-all-copy@\(size)", configuration: configuration) {
             benchmark in
             benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
             for _ in benchmark.scaledIterations {

@@ -11,7 +11,7 @@ let benchmarks: @Sendable () -> Void = {
         let configuration = Tolerances.configuration(scalingFactor: count <= 100 ? .kilo : .one)
         let fixture = ModuleFixture(count: count)
 
-        Benchmark("Dispatch:BeeHive-custom-event@\(count)", configuration: configuration) {
+        Benchmark("Dispatch.BeeHive-custom-event@\(count)", configuration: configuration) {
             benchmark in
             let (manager, event) = (fixture.manager, fixture.event)
             for _ in benchmark.scaledIterations {
@@ -20,7 +20,7 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             try fixture.start()
         }
-        Benchmark("Dispatch:BeeHive-system-event@\(count)", configuration: configuration) {
+        Benchmark("Dispatch.BeeHive-system-event@\(count)", configuration: configuration) {
             benchmark in
             let manager = fixture.manager
             for _ in benchmark.scaledIterations {
@@ -29,7 +29,7 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             try fixture.start()
         }
-        Benchmark("Dispatch:closure-array@\(count)", configuration: configuration) { benchmark in
+        Benchmark("Dispatch.closure-array@\(count)", configuration: configuration) { benchmark in
             let closures = fixture.closures
             for _ in benchmark.scaledIterations {
                 for closure in closures { closure() }

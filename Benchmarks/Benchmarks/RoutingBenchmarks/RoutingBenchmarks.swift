@@ -13,7 +13,7 @@ let benchmarks: @Sendable () -> Void = {
     for count in [10, 100, 1_000, 10_000] {
         let routes = LazyRoutes(count: count)
 
-        Benchmark("Match:BeeHive-Router@\(count)", configuration: configuration) { benchmark in
+        Benchmark("Match.BeeHive-Router@\(count)", configuration: configuration) { benchmark in
             let (router, lookups) = (routes.beeHive, routes.set.lookups)
             for iteration in benchmark.scaledIterations {
                 blackHole(router.match(lookups[iteration % lookups.count].path))
@@ -21,7 +21,7 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             routes.prepareBeeHive()
         }
-        Benchmark("Match:RoutingKit-TrieRouter-split@\(count)", configuration: configuration) { benchmark in
+        Benchmark("Match.RoutingKit-TrieRouter-split@\(count)", configuration: configuration) { benchmark in
             let (router, lookups) = (routes.routingKit, routes.set.lookups)
             for iteration in benchmark.scaledIterations {
                 var parameters = Parameters()
@@ -31,7 +31,7 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             routes.prepareRoutingKit()
         }
-        Benchmark("Match:RoutingKit-TrieRouter-components@\(count)", configuration: configuration) {
+        Benchmark("Match.RoutingKit-TrieRouter-components@\(count)", configuration: configuration) {
             benchmark in
             let (router, paths) = (routes.routingKit, routes.splitPaths)
             for iteration in benchmark.scaledIterations {
@@ -41,7 +41,7 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             routes.prepareRoutingKit()
         }
-        Benchmark("Match:linear-scan@\(count)", configuration: configuration) { benchmark in
+        Benchmark("Match.linear-scan@\(count)", configuration: configuration) { benchmark in
             let (router, lookups) = (routes.linear, routes.set.lookups)
             for iteration in benchmark.scaledIterations {
                 blackHole(router.route(lookups[iteration % lookups.count].path))

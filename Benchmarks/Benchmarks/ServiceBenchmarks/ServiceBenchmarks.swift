@@ -48,32 +48,32 @@ let benchmarks: @Sendable () -> Void = {
     precondition(try! manager.resolve(Greeter.self) === manager.resolve(Greeter.self))
     precondition(swinject.resolve(Greeter.self)! === swinject.resolve(Greeter.self)!)
 
-    Benchmark("Lookup:BeeHive@cached-singleton", configuration: configuration) { benchmark in
+    Benchmark("Lookup.BeeHive@cached-singleton", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try manager.resolve(Greeter.self))
         }
     }
-    Benchmark("Lookup:Swinject-synchronized@cached-singleton", configuration: configuration) { benchmark in
+    Benchmark("Lookup.Swinject-synchronized@cached-singleton", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(swinject.resolve(Greeter.self)!)
         }
     }
-    Benchmark("Lookup:BeeHive@transient", configuration: configuration) { benchmark in
+    Benchmark("Lookup.BeeHive@transient", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try manager.resolve(Stamp.self))
         }
     }
-    Benchmark("Lookup:Swinject-synchronized@transient", configuration: configuration) { benchmark in
+    Benchmark("Lookup.Swinject-synchronized@transient", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(swinject.resolve(Stamp.self)!)
         }
     }
-    Benchmark("Lookup:BeeHive@one-dependency", configuration: configuration) { benchmark in
+    Benchmark("Lookup.BeeHive@one-dependency", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try manager.resolve(Cart.self))
         }
     }
-    Benchmark("Lookup:Swinject-synchronized@one-dependency", configuration: configuration) { benchmark in
+    Benchmark("Lookup.Swinject-synchronized@one-dependency", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(swinject.resolve(Cart.self)!)
         }

@@ -21,7 +21,7 @@ let benchmarks: @Sendable () -> Void = {
     let probe = ChildProcess.sibling(named: "StartupProbe")
 
     func startup(_ name: String, _ process: ChildProcess) {
-        Benchmark("Start:\(name)", configuration: configuration) { benchmark in
+        Benchmark("Start.\(name)", configuration: configuration) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(process.run())
             }
