@@ -78,8 +78,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "BeeHiveRegistryTests", dependencies: ["BeeHiveRegistry"]),
-        .testTarget(name: "BeeHiveModulesTests", dependencies: ["BeeHiveModules"]),
-        .testTarget(name: "BeeHiveServicesTests", dependencies: ["BeeHiveServices"]),
+        .testTarget(name: "BeeHiveModulesTests", dependencies: ["BeeHiveLocks", "BeeHiveModules"]),
+        .testTarget(name: "BeeHiveServicesTests", dependencies: ["BeeHiveLocks", "BeeHiveServices"]),
         .testTarget(name: "BeeHiveRouterTests", dependencies: ["BeeHiveRouter"]),
         .testTarget(
             name: "BeeHiveIntegrationTests",
