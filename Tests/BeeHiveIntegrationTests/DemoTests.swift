@@ -191,7 +191,7 @@ struct DemoTests {
         #expect(status == 0)
         Story(server.standardOutput).expectLines(inOrder: [
             "[Account] reload", "[Catalog] reload", "[Account] willTerminate after SIGTERM", "[Reviews] tearDown",
-            "[Account] tearDown", "terminated: willTerminate, then tearDown in reverse order", "== Startup time profile",
+            "[Account] tearDown", "terminated: willTerminate, then tearDown in reverse order", "== Time profile",
         ])
     }
 
@@ -247,7 +247,7 @@ private struct Story {
     /// The time profile closes the story: one row per module and hook, the async init among them.
     func expectProfile(sourceLocation: SourceLocation = #_sourceLocation) {
         expectLines(
-            inOrder: ["== Startup time profile", "Module", "Event", "Calls", "Total ms", "Max ms", "Catalog.CatalogModule  init"],
+            inOrder: ["== Time profile", "Module", "Event", "Calls", "Total ms", "Max ms", "Catalog.CatalogModule  init"],
             sourceLocation: sourceLocation)
     }
 }

@@ -27,7 +27,7 @@ struct DemoOptions {
         A modular shop built on BeeHive for Linux. Without a mode it takes the tour: discovers and registers
         modules, launches them (awaiting an async init), loads the Reviews plugin, uses services across modules,
         opens URLs (one redirected by a login guard), places an order (a custom event), shuts down and prints the
-        startup time profile.
+        time profile of every module hook.
 
         Modes:
           --open URL       launch, load the plugin, open URL (e.g. 'shop://cart/add?item=42'), shut down
@@ -40,7 +40,7 @@ struct DemoOptions {
 
         Options:
           --plugin PATH    the Reviews plugin to load (default: libReviews.so next to the executable)
-          --trace FILE     also write the startup profile as Chrome trace JSON (open it in ui.perfetto.dev)
+          --trace FILE     also write the time profile as Chrome trace JSON (open it in ui.perfetto.dev)
           --log-level L    trace, debug, info (default), notice, warning, error or critical; logs go to stderr
           -h, --help       show this help
 

@@ -80,7 +80,7 @@ struct ShopRuntime {
 
     /// The time each module spent in each hook, and the Chrome trace when asked for.
     func printProfile() throws {
-        Story.chapter("Startup time profile")
+        Story.chapter("Time profile: every hook of every module, launch (async init included) to tearDown")
         Story.note(hive.modules.profiler.table(), terminator: "")
         if let tracePath = options.tracePath {
             try hive.modules.profiler.writeChromeTrace(toPath: tracePath)
