@@ -53,7 +53,6 @@ let package = Package(
             dependencies: [
                 "BeeHiveLocks", "BeeHiveRegistry", "BeeHiveModules", "BeeHiveServices", "BeeHiveRouter",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .macro(
