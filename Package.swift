@@ -53,7 +53,6 @@ let package = Package(
             dependencies: [
                 "BeeHiveLocks", "BeeHiveRegistry", "BeeHiveModules", "BeeHiveServices", "BeeHiveRouter",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .macro(
@@ -78,8 +77,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "BeeHiveRegistryTests", dependencies: ["BeeHiveRegistry"]),
-        .testTarget(name: "BeeHiveModulesTests", dependencies: ["BeeHiveModules"]),
-        .testTarget(name: "BeeHiveServicesTests", dependencies: ["BeeHiveServices"]),
+        .testTarget(name: "BeeHiveModulesTests", dependencies: ["BeeHiveLocks", "BeeHiveModules"]),
+        .testTarget(name: "BeeHiveServicesTests", dependencies: ["BeeHiveLocks", "BeeHiveServices"]),
         .testTarget(name: "BeeHiveRouterTests", dependencies: ["BeeHiveRouter"]),
         .testTarget(
             name: "BeeHiveIntegrationTests",

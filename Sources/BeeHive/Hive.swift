@@ -11,8 +11,29 @@ import Logging
 /// registry and hands it to the service manager, the router, the mediator and the module manager, in that
 /// order, so that modules starting up can already look up services and routes.
 public final class Hive: Sendable {
-    /// The hive of this process, fed by the objects loaded in it.
-    public static let shared = Hive()
+    /// The hive of this process, fed by the objects loaded in it. Made on first use, as `bootstrap(_:)` says
+    /// or with defaults.
+    public static let shared: Hive = bootstrapping.withLock { state in
+        state.isShared = true
+        return state.make?() ?? Hive()
+    }
+
+    private struct Bootstrap {
+        var make: (@Sendable () -> Hive)?
+        var isShared = false
+    }
+
+    private static let bootstrapping = Locked(Bootstrap())
+
+    /// Chooses how `Hive.shared` is made (its logger, the module manager's configuration with the profiler
+    /// on, a duplicate policy...), so that modules, handlers and plugins that reach for `Hive.shared` find the
+    /// app's hive. Call it once, before anything touches `Hive.shared`; `make` must not touch it either.
+    public static func bootstrap(_ make: @escaping @Sendable () -> Hive) throws(HiveError) {
+        try bootstrapping.withLock { state throws(HiveError) in
+            guard !state.isShared else { throw .alreadyBootstrapped }
+            state.make = make
+        }
+    }
 
     public let registry: AnnotationRegistry
     public let modules: ModuleManager

@@ -108,8 +108,14 @@ public final class ModuleManager: Sendable {
         state.withLock { $0.entries[ObjectIdentifier(type)]?.module as? M }
     }
 
+    /// True once `start()` ran, also after `stop()`.
     public var isStarted: Bool {
         state.withLock { $0.phase != .idle }
+    }
+
+    /// True once `stop()` ran: events are refused from then on.
+    public var isStopped: Bool {
+        state.withLock { $0.phase == .stopped }
     }
 
     static func snapshot(of state: inout State) -> Snapshot {

@@ -51,6 +51,12 @@ enum FixtureBuilder {
         }
     }
 
+    /// Runs `body` while no fixture builds: for tests that build a package of their own (`scripts/demo` builds
+    /// Examples/ShopApp), since the machine's few cores take one SwiftPM build at a time.
+    static func withoutConcurrentBuilds<Result: Sendable>(_ body: () throws -> Result) throws -> Result {
+        try buildLock.withLock { _ in try body() }
+    }
+
     private static func runBuild(_ key: Key) throws(Failure) -> Build {
         let package = fixturesRoot.appending(path: key.fixture)
         let scratch = package.appending(

@@ -76,6 +76,12 @@ final class ScriptedSource: AnnotationSource {
     }
 }
 
+/// The adapter an app writes to run its host in a ServiceGroup (see `HiveHost`).
+struct ModulesService: Service {
+    let host: HiveHost
+    func run() async throws { try await host.run(untilShutdown: gracefulShutdown) }
+}
+
 @Suite struct HiveTests {
     @Test func annotationsReachEveryManagerAndTheHostRunsTheLifecycle() async throws {
         let source = ScriptedSource()
@@ -98,6 +104,7 @@ final class ScriptedSource: AnnotationSource {
 
         try host.stop()
         try host.stop()
+        #expect(hive.modules.isStopped)
         #expect(hiveEvents.entries(withPrefix: "catalog.").suffix(3) == ["openURL /catalog/42", "willTerminate", "tearDown"])
     }
 
@@ -137,6 +144,11 @@ final class ScriptedSource: AnnotationSource {
         #expect(hive.refresh().isEmpty)
     }
 
+    @Test func bootstrapAfterFirstUseIsRefused() {
+        _ = Hive.shared
+        #expect(throws: HiveError.self) { try Hive.bootstrap { Hive() } }
+    }
+
     @Test func pluginErrorsNameThePath() {
         let hive = Hive(registry: AnnotationRegistry(source: ScriptedSource()))
         #expect {
@@ -170,9 +182,9 @@ final class ScriptedSource: AnnotationSource {
         let source = ScriptedSource()
         let hive = Hive(registry: AnnotationRegistry(source: source))
         source.enqueue(.loaded(ScriptedSource.object(4, "/app/bin/server", ["beehive:1|module|BeeHiveIntegrationTests.HiveServedModule"])))
-        let host = HiveHost(hive: hive)
+        let service = ModulesService(host: HiveHost(hive: hive))
         let group = ServiceGroup(
-            configuration: .init(services: [.init(service: host)], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })))
+            configuration: .init(services: [.init(service: service)], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             // Hang guard only: the host normally splashes within milliseconds.

@@ -29,16 +29,16 @@ import Testing
                 "created Shop.CartModule cart module",
                 "record beehive_mods beehive:1|module|Shop.ShopModule|level=normal|priority=5|async=1",
                 "created Shop.ShopModule shop module",
-                "record beehive_routes beehive:1|route|/cart/:item|Shop.CartRouteHandler",
-                "created Shop.CartRouteHandler cart route",
-                "record beehive_routes beehive:1|route|/user/view/:id|4Shop8CheckoutXY16UserRouteHandlerV|scheme=shop|priority=2",
-                "created 4Shop8CheckoutXY16UserRouteHandlerV user route",
                 "record beehive_services beehive:1|service|Shop.HomeService|4Shop15HomeServiceImplV|scope=singleton|name=",
                 "created 4Shop15HomeServiceImplV welcome home",
                 "protocol Shop.HomeService Shop.HomeService",
                 "record beehive_services beehive:1|service|Shop.PaymentService|Shop.PaymentServiceImpl",
                 "created Shop.PaymentServiceImpl paid 3",
                 "protocol Shop.PaymentService Shop.PaymentService",
+                "record beehive_routes beehive:1|route|/cart/:item|Shop.CartRouteHandler",
+                "created Shop.CartRouteHandler cart route",
+                "record beehive_routes beehive:1|route|/user/view/:id|4Shop8CheckoutXY16UserRouteHandlerV|scheme=shop|priority=2",
+                "created 4Shop8CheckoutXY16UserRouteHandlerV user route",
             ])
         let lint = Linter.lint(files: [build.product("Shop").path, build.product("SwiftOnly").path])
         #expect(lint.passed, "\(lint)")

@@ -1,3 +1,4 @@
+import BeeHiveLocks
 import BeeHiveModules
 import Foundation
 import Testing
@@ -32,7 +33,7 @@ import Glibc
         try manager.register(BetaModule.self)
         try manager.register(SignalNoteModule.self)
         try manager.start()
-        let terminated = LockedBox<ProcessSignal?>(nil)
+        let terminated = Locked<ProcessSignal?>(nil)
         let source = ProcessEventSource(manager: manager, signals: [signal]) { received in
             terminated.withLock { $0 = received }
         }

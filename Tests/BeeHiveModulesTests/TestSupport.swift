@@ -1,3 +1,4 @@
+import BeeHiveLocks
 import BeeHiveModules
 import BeeHiveRegistry
 import Dispatch
@@ -8,7 +9,7 @@ import Testing
 /// config store, so modules made from a type name record into their own test's recorder.
 final class Recorder: Sendable {
     static let key = ConfigKey<Recorder>("test.recorder")
-    private let entries = LockedBox<[String]>([])
+    private let entries = Locked<[String]>([])
 
     func append(_ entry: String) {
         entries.withLock { $0.append(entry) }
@@ -24,24 +25,6 @@ final class Recorder: Sendable {
     }
 
     func index(of entry: String) -> Int? { all.firstIndex(of: entry) }
-}
-
-/// A value behind an NSLock. Not `Synchronization.Mutex`: on Linux, ThreadSanitizer cannot see it and
-/// reports false races under contention.
-final class LockedBox<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
 }
 
 /// A one-shot flag one thread raises and another waits for, with a generous hang guard.

@@ -37,20 +37,3 @@ final class Barrier: Sendable {
     }
 }
 
-/// A value shared between test threads. Locked with `NSLock` (a pthread mutex) rather than
-/// `Synchronization.Mutex`, whose contended path ThreadSanitizer cannot see on Linux (see `Locked` in the
-/// library). `@unchecked Sendable`: `value` is only reached under `lock`.
-final class Protected<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}

@@ -1,3 +1,4 @@
+import BeeHiveLocks
 import BeeHiveRegistry
 import BeeHiveServices
 import Testing
@@ -86,7 +87,7 @@ final class CycleNode: CycleA, CycleB, CycleC {
             barrier.arriveAndWait()
             return CycleNode(try resolver.resolve(CycleA.self))
         }
-        let errors = Protected<[ServiceError]>([])
+        let errors = Locked<[ServiceError]>([])
         onThreads(2) { index in
             do throws(ServiceError) {
                 _ = index == 0 ? try manager.resolve(CycleA.self) as AnyObject : try manager.resolve(CycleB.self) as AnyObject

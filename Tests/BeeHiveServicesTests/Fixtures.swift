@@ -1,3 +1,4 @@
+import BeeHiveLocks
 import BeeHiveRegistry
 import BeeHiveServices
 import Foundation
@@ -77,7 +78,7 @@ final class Counter: Sendable {
 
 /// A logger whose messages the test can read.
 final class LogRecorder: Sendable {
-    private let entries = Protected<[(level: Logger.Level, message: String)]>([])
+    private let entries = Locked<[(level: Logger.Level, message: String)]>([])
 
     var logger: Logger {
         Logger(label: "test") { _ in Handler(recorder: self) }

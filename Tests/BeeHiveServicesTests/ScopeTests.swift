@@ -1,3 +1,4 @@
+import BeeHiveLocks
 import BeeHiveRegistry
 import BeeHiveServices
 import Foundation
@@ -41,7 +42,7 @@ import Testing
 
     @Test func singletonIsCreatedOnceWhen64ThreadsAskAtOnce() {
         let (manager, counter) = manager(.singleton, delay: 2_000)
-        let instances = Protected<Set<ObjectIdentifier>>([])
+        let instances = Locked<Set<ObjectIdentifier>>([])
         let failures = Counter()
         onThreads(64) { _ in
             guard let home = manager.createService(HomeService.self) else { return failures.increment() }
@@ -91,7 +92,7 @@ import Testing
 
     @Test func namedInstancesAreCreatedOncePerNameUnderContention() {
         let (manager, counter) = manager(.named, delay: 2_000)
-        let instances = Protected<[String: Set<ObjectIdentifier>]>([:])
+        let instances = Locked<[String: Set<ObjectIdentifier>]>([:])
         onThreads(32) { index in
             let name = "n\(index % 4)"
             guard let home = manager.createService(HomeService.self, name: name) else { return }

@@ -10,6 +10,8 @@ import Synchronization
 ///     host replace PATH REPLACEMENT    load PATH, rename REPLACEMENT over it, refresh
 ///     host race ROUNDS PATH...         load and unload the plugins on another thread while refreshing
 ///     host resolve                     resolve every module record to a FixtureModule class
+///     host load THREADS ITERATIONS PATH...  resolve, route and trigger events on many threads through
+///                                      Hive.shared while the plugins are loaded and unloaded
 public enum HostProgram {
     public static func main(_ arguments: [String]) {
         let command = arguments.count > 1 ? arguments[1] : "dump"
@@ -21,8 +23,10 @@ public enum HostProgram {
             case "replace" where operands.count == 2: try emit(replace(operands[0], with: operands[1]))
             case "race" where operands.count >= 2: try emit(race(rounds: Int(operands[0]) ?? 1, paths: Array(operands.dropFirst())))
             case "resolve": try emit(resolve())
+            case "load" where operands.count >= 3:
+                try emit(LoadTest.run(threads: Int(operands[0]) ?? 64, iterations: Int(operands[1]) ?? 100, pluginPaths: Array(operands.dropFirst(2))))
             default:
-                FileHandle.standardError.write(Data("usage: host [dump|plugins|replace|race|resolve] ...\n".utf8))
+                FileHandle.standardError.write(Data("usage: host [dump|plugins|replace|race|resolve|load] ...\n".utf8))
                 exit(2)
             }
         } catch {

@@ -1,0 +1,1 @@
+/* The Catalog feature's annotations live in annotations.c; this target has no API. */

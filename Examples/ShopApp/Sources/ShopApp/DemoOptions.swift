@@ -1,0 +1,94 @@
+import BeeHive
+import Logging
+
+/// What the command line asked for.
+struct DemoOptions {
+    enum Mode: Equatable {
+        /// The guided tour: launch, plugin, services, routes, custom event, shutdown, profile.
+        case tour
+        case open(String)
+        case signal(ProcessSignal)
+        case list
+        case serve
+    }
+
+    var mode = Mode.tour
+    var pluginPath: String?
+    var tracePath: String?
+    var logLevel = Logger.Level.info
+
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static let usage = """
+        usage: ShopApp [MODE] [OPTIONS]
+
+        A modular shop built on BeeHive for Linux. Without a mode it takes the tour: discovers and registers
+        modules, launches them (awaiting an async init), loads the Reviews plugin, uses services across modules,
+        opens URLs (one redirected by a login guard), places an order (a custom event), shuts down and prints the
+        time profile of every module hook.
+
+        Modes:
+          --open URL       launch, load the plugin, open URL (e.g. 'shop://cart/add?item=42'), shut down
+          --signal NAME    launch, then send this process HUP (reload), USR1, USR2 (user signal events),
+                           TERM or INT (willTerminate, then tearDown in reverse order)
+          --list           what discovery found, from inside the process: annotated objects, records,
+                           modules, services, routes and diagnostics (nothing is started)
+          --serve          run as a long-running service until SIGTERM or SIGINT; SIGHUP, SIGUSR1 and
+                           SIGUSR2 reach the modules meanwhile
+
+        Options:
+          --plugin PATH    the Reviews plugin to load (default: libReviews.so next to the executable)
+          --trace FILE     also write the time profile as Chrome trace JSON (open it in ui.perfetto.dev)
+          --log-level L    trace, debug, info (default), notice, warning, error or critical; logs go to stderr
+          -h, --help       show this help
+
+        Routes: shop://home, shop://product/ID, shop://product/ID/reviews (plugin), shop://cart,
+        shop://cart/add?item=ID[&quantity=N], shop://cart/checkout (login guard), shop://login?user=NAME
+        Products: 7, 12, 42, 99.
+        """
+
+    /// Reads the arguments after the program name; nil when help was asked for.
+    static func parse(_ arguments: [String]) throws(UsageError) -> DemoOptions? {
+        var options = DemoOptions()
+        var modes: [Mode] = []
+        var remaining = arguments[...]
+        func value(after option: String) throws(UsageError) -> String {
+            guard let value = remaining.popFirst() else { throw UsageError(description: "\(option) needs a value") }
+            return value
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "-h", "--help": return nil
+            case "--open": modes.append(.open(try value(after: argument)))
+            case "--signal": modes.append(.signal(try signal(named: try value(after: argument))))
+            case "--list": modes.append(.list)
+            case "--serve": modes.append(.serve)
+            case "--plugin": options.pluginPath = try value(after: argument)
+            case "--trace": options.tracePath = try value(after: argument)
+            case "--log-level":
+                let name = try value(after: argument)
+                guard let level = Logger.Level(rawValue: name) else {
+                    throw UsageError(description: "unknown log level '\(name)'")
+                }
+                options.logLevel = level
+            default: throw UsageError(description: "unknown argument '\(argument)'")
+            }
+        }
+        guard modes.count <= 1 else { throw UsageError(description: "choose one mode of --open, --signal, --list, --serve") }
+        options.mode = modes.first ?? .tour
+        return options
+    }
+
+    private static func signal(named name: String) throws(UsageError) -> ProcessSignal {
+        switch name.uppercased() {
+        case "HUP", "SIGHUP": .hangUp
+        case "USR1", "SIGUSR1": .user1
+        case "USR2", "SIGUSR2": .user2
+        case "TERM", "SIGTERM": .terminate
+        case "INT", "SIGINT": .interrupt
+        default: throw UsageError(description: "unknown signal '\(name)'; use HUP, USR1, USR2, TERM or INT")
+        }
+    }
+}

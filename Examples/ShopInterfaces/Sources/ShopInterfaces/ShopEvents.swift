@@ -1,0 +1,8 @@
+import BeeHive
+
+/// The shop's custom module events (BeeHive's custom events: values from 1000).
+public enum ShopEvents {
+    /// An order was placed; the custom parameter is the `Order`. Cart triggers it; Account, Home and the
+    /// Reviews plugin handle it.
+    public static let orderPlaced = try! CustomEvent(1001)  // 1001 is a valid custom event value
+}
