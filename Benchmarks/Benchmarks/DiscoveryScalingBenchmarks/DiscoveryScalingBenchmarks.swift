@@ -8,7 +8,7 @@ import CSectionShim
 /// each benchmark runs in its own process and loads its generated objects in `setup`.
 let benchmarks: @Sendable () -> Void = {
     let configuration = Tolerances.configuration(
-        maxDuration: .seconds(1), allocationsScale: true, extraMetrics: [Tolerances.loadedObjects])
+        maxDuration: .seconds(1), allocationsGrowWithInput: true, extraMetrics: [Tolerances.loadedObjects])
 
     func register(_ group: String, _ size: Int, expectedRecords: Int, load: @escaping () -> Void) {
         Benchmark("\(group).note-walk-read-C@\(size)", configuration: configuration) { benchmark in

@@ -8,7 +8,7 @@ public enum Tolerances {
     public static var wallClock: BenchmarkThresholds { BenchmarkThresholds(relative: [.p90: 50]) }
 
     /// Allocation counts do not depend on load: any change is a change in the code.
-    public static var allocations: BenchmarkThresholds { BenchmarkThresholds(relative: [.p90: 5], absolute: [.p90: 0]) }
+    public static var allocations: BenchmarkThresholds { BenchmarkThresholds(absolute: [.p90: 0]) }
 
     /// For benchmarks that allocate a number that depends on input sizes: a 5% band.
     public static var allocationsScaling: BenchmarkThresholds { BenchmarkThresholds(relative: [.p90: 5]) }
@@ -19,14 +19,15 @@ public enum Tolerances {
     /// The loaded-objects metric, recorded once per run by the discovery benchmarks.
     public static var loadedObjects: BenchmarkMetric { .custom("loaded objects", useScalingFactor: false) }
 
-    /// Configuration for benchmarks whose allocation count is fixed (zero, or the same for every operation).
+    /// The configuration every benchmark but process start-up uses: wall clock and allocations, with the
+    /// tolerances above (allocations exact, or within 5% when they grow with the benchmark's input).
     public static func configuration(
         scalingFactor: BenchmarkScalingFactor = .one, maxDuration: Duration = .seconds(1),
-        allocationsScale: Bool = false, extraMetrics: [BenchmarkMetric] = []
+        allocationsGrowWithInput: Bool = false, extraMetrics: [BenchmarkMetric] = []
     ) -> Benchmark.Configuration {
         var thresholds: [BenchmarkMetric: BenchmarkThresholds] = [
             .wallClock: wallClock,
-            .mallocCountTotal: allocationsScale ? allocationsScaling : allocations,
+            .mallocCountTotal: allocationsGrowWithInput ? allocationsScaling : allocations,
         ]
         for metric in extraMetrics { thresholds[metric] = context }
         return Benchmark.Configuration(

@@ -8,13 +8,10 @@ import Glibc
 enum Probe {
     static let readyKey = ConfigKey<Bool>("probe.ready")
 
-    /// Nanoseconds spent in each phase of `run()`, for `--report`.
-    nonisolated(unsafe) static var phases: [(name: String, nanoseconds: UInt64)] = []
-
     /// Starts the app as the demo does (discovery, every manager fed, modules launched), uses a route and a
-    /// service, and stops. Returns what went wrong, if anything: annotations must all arrive when discovery is
-    /// on, and none when it is off.
-    static func run() async -> String? {
+    /// service, and stops. Returns what went wrong, if anything (annotations must all arrive when discovery is
+    /// on, and none when it is off), and the time each phase took.
+    static func run() async -> (problem: String?, phases: [(name: String, nanoseconds: UInt64)]) {
         var clock = PhaseClock()
         let host = HiveHost()
         let hive = host.hive
@@ -24,7 +21,7 @@ enum Probe {
         do {
             try await host.start()
         } catch {
-            return "start failed: \(error)"
+            return ("start failed: \(error)", clock.laps)
         }
         clock.lap("modules launched")
         let expected = SectionReader.isDiscoveryEnabled ? 6 : 0
@@ -35,17 +32,16 @@ enum Probe {
         do {
             try host.stop()
         } catch {
-            return "stop failed: \(error)"
+            return ("stop failed: \(error)", clock.laps)
         }
         clock.lap("modules stopped")
-        phases = clock.laps
-        if started != expected { return "\(started) modules started, expected \(expected)" }
+        if started != expected { return ("\(started) modules started, expected \(expected)", clock.laps) }
         if SectionReader.isDiscoveryEnabled {
             guard startup_annotations_count() == 18, routed, service?.itemCount() == 3,
                 hive.modules.config[readyKey] == true
-            else { return "annotated routes, services or module hooks did not arrive" }
+            else { return ("annotated routes, services or module hooks did not arrive", clock.laps) }
         }
-        return nil
+        return (nil, clock.laps)
     }
 }
 

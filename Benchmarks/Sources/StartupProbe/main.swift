@@ -3,12 +3,13 @@
 import BeeHive
 import Foundation
 
-if let problem = await Probe.run() {
+let (problem, phases) = await Probe.run()
+if let problem {
     FileHandle.standardError.write(Data("StartupProbe: \(problem)\n".utf8))
     exit(1)
 }
 if CommandLine.arguments.contains("--report") {
     print("discovery \(SectionReader.isDiscoveryEnabled ? "on" : "off")")
     print("  \(SectionReader.constructorNanoseconds / 1000) µs: discovery before main (the C constructor)")
-    for phase in Probe.phases { print("  \(phase.nanoseconds / 1000) µs: \(phase.name)") }
+    for phase in phases { print("  \(phase.nanoseconds / 1000) µs: \(phase.name)") }
 }
