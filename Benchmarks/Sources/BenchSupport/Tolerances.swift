@@ -3,9 +3,10 @@ import Benchmark
 /// How far a run may drift from the p90 values stored in `Benchmarks/Thresholds` before
 /// `swift package benchmark thresholds check` calls it a regression (exit code 2) or an improvement (exit code 4).
 public enum Tolerances {
-    /// Wall-clock p90 moves by a third between runs on a shared, loaded 2-core VM; a 50% band catches a real
-    /// regression without failing on load alone.
-    public static var wallClock: BenchmarkThresholds { BenchmarkThresholds(relative: [.p90: 50]) }
+    /// Wall-clock p90 on the shared, loaded 2-core VM these thresholds were recorded on moves by half under
+    /// ordinary load and up to threefold in a burst, so the band is 100%: twice as slow fails. On a dedicated
+    /// runner, 25% is the right band.
+    public static var wallClock: BenchmarkThresholds { BenchmarkThresholds(relative: [.p90: 100]) }
 
     /// Allocation counts do not depend on load: any change is a change in the code.
     public static var allocations: BenchmarkThresholds { BenchmarkThresholds(absolute: [.p90: 0]) }
