@@ -1,28 +1,44 @@
+import BenchSupport
 import Benchmark
 import BeeHive
 import CBenchAnnotations
 import CSectionShim
 
+/// Issue 2's setting: a Swift executable with its usual loaded objects (swiftCore, Foundation, ICU...), one of
+/// them (this executable) annotated with 1,000 records. Ours against opening every loaded object with libelf.
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))
     precondition(bench_annotations_count() == 1000)
+    let configuration = Tolerances.configuration(extraMetrics: [Tolerances.loadedObjects])
 
-    Benchmark("Discovery: note walk, annotated objects read (C)") { benchmark in
+    Benchmark("Discovery.note-walk-read-C", configuration: configuration) { benchmark in
+        benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
         for _ in benchmark.scaledIterations {
             let list = bh_scan_uncached()
             blackHole(list?.pointee.count)
             bh_event_list_free(list)
         }
     }
-    Benchmark("Discovery: note walk, read, records parsed (Swift)") { benchmark in
+    Benchmark("Discovery.note-walk-parse-Swift", configuration: configuration) { benchmark in
+        benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
         for _ in benchmark.scaledIterations {
             blackHole(SectionReader.scanLoadedObjects())
         }
+    } setup: {
+        let records = SectionReader.scanLoadedObjects().reduce(0) { $0 + $1.records.count }
+        precondition(records == 1000, "expected 1,000 records, found \(records)")
     }
-    Benchmark("Discovery: open every loaded object with libelf") { benchmark in
+    Benchmark("Discovery.libelf-open-all", configuration: configuration) { benchmark in
+        benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
         for _ in benchmark.scaledIterations {
             var sections = 0
             blackHole(bh_open_every_loaded_object(&sections))
+        }
+    }
+    Benchmark("Discovery.libelf-open-all-copy", configuration: configuration) {
+        benchmark in
+        benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
+        for _ in benchmark.scaledIterations {
+            blackHole(LoadedObjects.readEveryObjectWithLibelf())
         }
     }
 }

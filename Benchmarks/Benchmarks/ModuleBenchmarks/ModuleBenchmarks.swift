@@ -1,0 +1,73 @@
+import BenchSupport
+import Benchmark
+import BeeHive
+
+/// One event delivered to 10 to 10,000 started modules: a custom event to a handler per module
+/// (`trigger(_:customParameter:)`), and a system event (`reload`) to a hook per module. Each hook or handler
+/// only bumps a counter. The reference is a naive dispatcher: a loop over an array of closures, each holding its counter.
+let benchmarks: @Sendable () -> Void = {
+    for count in [10, 100, 1_000, 10_000] {
+        // Small dispatches are timed 1,000 at a time, so that the clock's own cost does not count.
+        let configuration = Tolerances.configuration(scalingFactor: count <= 100 ? .kilo : .one)
+        let fixture = ModuleFixture(count: count)
+
+        Benchmark("Dispatch.BeeHive-custom-event@\(count)", configuration: configuration) {
+            benchmark in
+            let (manager, event) = (fixture.manager, fixture.event)
+            for _ in benchmark.scaledIterations {
+                try manager.trigger(event, customParameter: count)
+            }
+        } setup: {
+            try fixture.start()
+        }
+        Benchmark("Dispatch.BeeHive-system-event@\(count)", configuration: configuration) {
+            benchmark in
+            let manager = fixture.manager
+            for _ in benchmark.scaledIterations {
+                try manager.trigger(.reload)
+            }
+        } setup: {
+            try fixture.start()
+        }
+        Benchmark("Dispatch.closure-array@\(count)", configuration: configuration) { benchmark in
+            let closures = fixture.closures
+            for _ in benchmark.scaledIterations {
+                for closure in closures { closure() }
+            }
+        } setup: {
+            fixture.makeClosures()
+        }
+    }
+}
+
+/// The modules of one benchmark, made and started in its setup (each benchmark runs in its own process).
+final class ModuleFixture {
+    let count: Int
+    let manager = ModuleManager()
+    let event: CustomEvent
+    private(set) var counters: [HitCounter] = []
+    private(set) var closures: [() -> Void] = []
+
+    init(count: Int) {
+        self.count = count
+        event = try! CustomEvent(1_000)
+    }
+
+    func start() throws {
+        for index in 0..<count {
+            let (module, counter) = makeModule(index)
+            try manager.register(module)
+            try manager.addHandler(for: event, module: module) { _ in counter.touch() }
+            counters.append(counter)
+        }
+        try manager.start()
+        try manager.trigger(event, customParameter: 0)
+        try manager.trigger(.reload)
+        precondition(counters.allSatisfy { $0.count == 2 }, "a module missed an event")
+    }
+
+    func makeClosures() {
+        counters = (0..<count).map { _ in HitCounter() }
+        closures = counters.map { counter in { counter.touch() } }
+    }
+}

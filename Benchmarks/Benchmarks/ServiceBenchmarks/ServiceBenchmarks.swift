@@ -1,0 +1,81 @@
+import BenchSupport
+import Benchmark
+import BeeHive
+import Swinject
+
+/// Service lookup: BeeHive's `ServiceManager` against Swinject 2.10.0's synchronized resolver, for the same
+/// protocols and implementations, in one run. Each sample is 1,000 lookups; results are per lookup.
+protocol Greeter: AnyObject, Sendable { func greeting() -> Int }
+final class GreeterImpl: Greeter { func greeting() -> Int { 42 } }
+
+protocol Stamp: AnyObject, Sendable {}
+final class StampImpl: Stamp {}
+
+protocol Account: AnyObject, Sendable {}
+final class AccountImpl: Account {}
+
+protocol Cart: AnyObject, Sendable { var account: any Account { get } }
+final class CartImpl: Cart {
+    let account: any Account
+    init(account: any Account) { self.account = account }
+}
+
+/// Both containers, filled the same way: a singleton, a transient service, and a transient service with one
+/// transient dependency.
+func makeManager() -> ServiceManager {
+    let manager = ServiceManager()
+    manager.register(Greeter.self, scope: .singleton) { _, _ in GreeterImpl() }
+    manager.register(Stamp.self) { _, _ in StampImpl() }
+    manager.register(Account.self) { _, _ in AccountImpl() }
+    manager.register(Cart.self) { resolver, _ in CartImpl(account: try resolver.resolve(Account.self)) }
+    return manager
+}
+
+func makeSwinjectResolver() -> any Resolver {
+    let container = Container()
+    container.register(Greeter.self) { _ in GreeterImpl() }.inObjectScope(.container)
+    container.register(Stamp.self) { _ in StampImpl() }.inObjectScope(.transient)
+    container.register(Account.self) { _ in AccountImpl() }.inObjectScope(.transient)
+    container.register(Cart.self) { resolver in CartImpl(account: resolver.resolve(Account.self)!) }
+        .inObjectScope(.transient)
+    return container.synchronize()
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let configuration = Tolerances.configuration(scalingFactor: .kilo)
+    let manager = makeManager()
+    let swinject = makeSwinjectResolver()
+    precondition(try! manager.resolve(Greeter.self) === manager.resolve(Greeter.self))
+    precondition(swinject.resolve(Greeter.self)! === swinject.resolve(Greeter.self)!)
+
+    Benchmark("Lookup.BeeHive@cached-singleton", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try manager.resolve(Greeter.self))
+        }
+    }
+    Benchmark("Lookup.Swinject-synchronized@cached-singleton", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(swinject.resolve(Greeter.self)!)
+        }
+    }
+    Benchmark("Lookup.BeeHive@transient", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try manager.resolve(Stamp.self))
+        }
+    }
+    Benchmark("Lookup.Swinject-synchronized@transient", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(swinject.resolve(Stamp.self)!)
+        }
+    }
+    Benchmark("Lookup.BeeHive@one-dependency", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try manager.resolve(Cart.self))
+        }
+    }
+    Benchmark("Lookup.Swinject-synchronized@one-dependency", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(swinject.resolve(Cart.self)!)
+        }
+    }
+}
