@@ -66,7 +66,9 @@ let package = Package(
         ),
         // Declares the macros only: it must not depend on BeeHiveRegistry, or every user binary would link a
         // second, static copy of the registry next to the dynamic BeeHive library.
-        .target(name: "BeeHiveAnnotations", dependencies: ["BeeHiveMacros"]),
+        .target(name: "BeeHiveAnnotations", dependencies: ["BeeHiveMacros", "CBeeHiveAnnotationNote"]),
+        // The note with the offsets to an object's own sections, which Swift cannot emit (see note.c).
+        .target(name: "CBeeHiveAnnotationNote"),
         .target(name: "BeeHiveLint", dependencies: ["BeeHiveRegistry", "CLibelf"]),
         .executableTarget(
             name: "BeeHiveCLI",

@@ -29,16 +29,28 @@
 #define BEEHIVE_SECTION_SERVICES "beehive_services"
 #define BEEHIVE_SECTION_ROUTES "beehive_routes"
 
-/* The note that marks an object as annotated, so discovery can skip every other object from memory. */
+/*
+ * The note that marks an object as annotated, so discovery can skip every other object from memory.
+ * Descriptor, version 2: the version, then for each section in BEEHIVE_SECTIONS_ order the place-relative
+ * offsets (int32, from the offset's own address) of its __start_ and __stop_ symbols. The object finds its own
+ * records from memory with them, without a section table or a file open. Version 1 (a lone version word) is
+ * what objects built before version 2 carry; their sections are found through the file.
+ */
 #define BEEHIVE_NOTE_NAME "BeeHive"
+#define BEEHIVE_NOTE_NAME_SIZE 8 /* with its NUL */
 #define BEEHIVE_NOTE_TYPE 0x42480001
-#define BEEHIVE_NOTE_VERSION 1
+#define BEEHIVE_NOTE_VERSION 2
+#define BEEHIVE_NOTE_VERSION_WITHOUT_OFFSETS 1
+#define BEEHIVE_NOTE_SECTION_COUNT 3
+#define BEEHIVE_NOTE_DESCRIPTOR_SIZE (4 + 8 * BEEHIVE_NOTE_SECTION_COUNT)
 
 /* Tokens accepted by the extended macros; a misspelt token fails to compile instead of failing at run time. */
 enum { beehive_level_basic = 0, beehive_level_normal = 1 };
 enum { beehive_init_sync = 0, beehive_init_async = 1 };
 enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_named = 2, beehive_scope_weak = 3 };
 
+#define BEEHIVE_STR2_(x) #x
+#define BEEHIVE_STR_(x) BEEHIVE_STR2_(x)
 #define BEEHIVE_CAT2_(a, b) a##b
 #define BEEHIVE_CAT_(a, b) BEEHIVE_CAT2_(a, b)
 
@@ -52,19 +64,38 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
  * One note per linked object: a COMDAT group keeps a single copy however many translation units annotate,
  * the assembler guard keeps a single copy per translation unit, and "R" (SHF_GNU_RETAIN) survives
  * --gc-sections in bfd, gold and lld. "%note" rather than "@note": '@' starts a comment on some targets.
+ * The __start_/__stop_ symbols are weak and hidden, so each object resolves its own; the empty retained
+ * contribution to each section makes the linker define them even where the object has no record of a kind.
  */
+#define BEEHIVE_SECTION_BOUNDS_(name) \
+            ".pushsection " name ",\"aR\",%progbits\n" \
+            ".popsection\n" \
+            ".weak __start_" name ", __stop_" name "\n" \
+            ".hidden __start_" name ", __stop_" name "\n"
+#define BEEHIVE_SECTION_OFFSETS_(name) \
+            ".long __start_" name " - .\n" \
+            ".long __stop_" name " - .\n"
 #define BEEHIVE_MARK_OBJECT_ \
     __asm__(".ifndef .Lbeehive_object_marked\n" \
             ".set .Lbeehive_object_marked, 1\n" \
+            BEEHIVE_SECTION_BOUNDS_(BEEHIVE_SECTION_MODULES) \
+            BEEHIVE_SECTION_BOUNDS_(BEEHIVE_SECTION_SERVICES) \
+            BEEHIVE_SECTION_BOUNDS_(BEEHIVE_SECTION_ROUTES) \
             ".pushsection .note.beehive,\"aGR\",%note,beehive_object_mark,comdat\n" \
             ".balign 4\n" \
-            ".long 8\n" \
-            ".long 4\n" \
-            ".long 0x42480001\n" \
-            ".asciz \"BeeHive\"\n" \
-            ".long 1\n" \
+            ".long " BEEHIVE_STR_(BEEHIVE_NOTE_NAME_SIZE) "\n" \
+            ".long " BEEHIVE_STR_(BEEHIVE_NOTE_DESCRIPTOR_SIZE) "\n" \
+            ".long " BEEHIVE_STR_(BEEHIVE_NOTE_TYPE) "\n" \
+            ".asciz \"" BEEHIVE_NOTE_NAME "\"\n" \
+            ".long " BEEHIVE_STR_(BEEHIVE_NOTE_VERSION) "\n" \
+            BEEHIVE_SECTION_OFFSETS_(BEEHIVE_SECTION_MODULES) \
+            BEEHIVE_SECTION_OFFSETS_(BEEHIVE_SECTION_SERVICES) \
+            BEEHIVE_SECTION_OFFSETS_(BEEHIVE_SECTION_ROUTES) \
             ".popsection\n" \
             ".endif\n");
+
+/* BeeHiveMarkObject(): the note alone, for an object whose records come from elsewhere (Swift macros). */
+#define BeeHiveMarkObject() BEEHIVE_MARK_OBJECT_
 
 /* aligned(1) char arrays: no gaps between records whatever the compiler's alignment choices. */
 #define BEEHIVE_RECORD_(section_name, text) \

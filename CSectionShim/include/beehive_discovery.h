@@ -20,10 +20,12 @@ typedef enum bh_object_status {
     BH_OBJECT_READ = 0,
     BH_OBJECT_UNREADABLE = 1,          /* open() or libelf failed; see sys_errno / detail */
     BH_OBJECT_NOT_ELF = 2,
-    BH_OBJECT_NO_SECTION_HEADERS = 3,  /* e.g. llvm-objcopy --strip-sections */
+    BH_OBJECT_NO_SECTION_HEADERS = 3,  /* e.g. llvm-objcopy --strip-sections, and no offsets in the note */
     BH_OBJECT_BUILD_ID_MISMATCH = 4,   /* the file on disk is not the object in memory */
     BH_OBJECT_PROGRAM_HEADERS_MISMATCH = 5,
-    BH_OBJECT_CONTENT_MISMATCH = 6     /* no build-id, and the sections on disk differ from memory */
+    BH_OBJECT_CONTENT_MISMATCH = 6,    /* no build-id, and the sections on disk differ from memory */
+    BH_OBJECT_NOT_REGULAR_FILE = 7,    /* a directory, FIFO, socket or device; detail names which */
+    BH_OBJECT_MALFORMED = 8            /* the ELF structure is damaged; detail says where */
 } bh_object_status;
 
 typedef enum bh_section_status {
@@ -33,67 +35,65 @@ typedef enum bh_section_status {
     BH_SECTION_NO_DATA = 3             /* SHT_NOBITS, or libelf could not read it */
 } bh_section_status;
 
+/* Where a loaded object's records were read from. */
+typedef enum bh_object_source {
+    BH_SOURCE_MEMORY = 0,              /* through the offsets in its note: no file opened */
+    BH_SOURCE_FILE = 1                 /* through the file's section table (a note without offsets, or offline) */
+} bh_object_source;
+
 typedef struct bh_section {
-    char *name;
+    const char *name;                  /* one of the BEEHIVE_SECTION_* names */
     unsigned char *data;               /* a private copy; NULL unless status is BH_SECTION_OK */
     size_t size;                       /* the section's size, also when it was refused */
     int status;
 } bh_section;
 
+/* Immutable once published; shared by every snapshot that holds it. */
 typedef struct bh_object {
-    uint64_t id;                       /* unique for this load of this object in this process */
+    uint64_t id;                       /* unique for this load of this object in this process; 0 offline */
     char *path;
     uintptr_t base;
     unsigned char build_id[BH_BUILD_ID_MAX];
     size_t build_id_size;
     int annotated;                     /* carries the BeeHive note */
     int status;                        /* bh_object_status */
+    int source;                        /* bh_object_source */
     int sys_errno;
-    char *detail;                      /* libelf's message, or NULL */
+    char *detail;                      /* what is wrong, or NULL */
     size_t section_count;
     bh_section *sections;
+    size_t references;                 /* private to the shim */
 } bh_object;
 
-typedef enum bh_event_kind { BH_EVENT_ADDED = 0, BH_EVENT_REMOVED = 1 } bh_event_kind;
-
-typedef struct bh_event {
-    int kind;
-    bh_object *object;                 /* for REMOVED, only id, path, base and build_id are meaningful */
-} bh_event;
-
-typedef struct bh_event_list {
+/* The annotated objects loaded at one moment, by increasing id. */
+typedef struct bh_snapshot {
+    uint64_t generation;               /* moves whenever the set changes */
     size_t count;
-    bh_event *events;
-} bh_event_list;
+    bh_object **objects;
+} bh_snapshot;
 
 /*
- * Walks the loaded objects again if the loader's load/unload counters moved since the last walk, reads the
- * annotated objects that are new and queues an event for each object added or removed. The constructor runs
- * it once before main. Returns the number of events queued by this call. Thread-safe.
+ * Walks the loaded objects again if the loader's load/unload counters moved since the last walk. Objects seen
+ * before are not touched again; new annotated ones are read once, objects gone are dropped from the current
+ * set. The constructor runs it once before main. Returns how many objects came or went. Thread-safe.
  */
 size_t bh_refresh(void);
+
+/* The current set of annotated objects; any number of readers may each take their own. Thread-safe. */
+bh_snapshot *bh_snapshot_take(void);
+/* A new snapshot of every annotated object loaded now, read from scratch, leaving the current set alone. */
+bh_snapshot *bh_snapshot_read_loaded_objects(void);
+void bh_snapshot_free(bh_snapshot *snapshot);
 
 /* 0 when the environment variable BEEHIVE_DISCOVERY=0 turned discovery off for this process. */
 int bh_discovery_enabled(void);
 
-/* Takes every queued event; free the list with bh_event_list_free. Thread-safe. */
-bh_event_list *bh_take_events(void);
-void bh_event_list_free(bh_event_list *list);
-
-/* Reads the annotation sections of a file on disk (offline inspection). Free with bh_object_free. */
+/* Reads the annotation sections of a file on disk (offline inspection). Free with bh_object_release. */
 bh_object *bh_read_file(const char *path);
-void bh_object_free(bh_object *object);
+void bh_object_release(bh_object *object);
 
 /* Nanoseconds the constructor's walk took, for the startup profile. */
 uint64_t bh_constructor_nanoseconds(void);
-
-/*
- * A full discovery from scratch (walk, read every annotated object) that leaves the process-wide state alone:
- * one ADDED event per annotated object loaded now, with id 0. Free with bh_event_list_free.
- */
-bh_event_list *bh_scan_uncached(void);
-/* For benchmarks: the naive way, every loaded object opened with libelf and its section headers walked. */
-size_t bh_open_every_loaded_object(size_t *sections_seen);
 
 #ifdef __cplusplus
 }

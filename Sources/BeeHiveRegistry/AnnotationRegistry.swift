@@ -6,13 +6,10 @@ import BeeHiveLocks
 /// what a duplicate means is the business of the module and service managers and their policies.
 /// Records come out in an order that does not depend on link or load order.
 public final class AnnotationRegistry: Sendable {
-    /// The registry of this process's loaded objects, holding what the shim's constructor found before `main`.
-    /// Call `refresh()` after loading plugins.
-    public static let shared: AnnotationRegistry = {
-        let registry = AnnotationRegistry(source: LoadedObjectsSource())
-        registry.refresh()
-        return registry
-    }()
+    /// The registry of this process's loaded objects. It starts empty: its first `refresh()` takes in what the
+    /// shim's constructor found before `main` (and returns all of it, for a manager fed without `Hive`); call
+    /// `refresh()` again after loading plugins.
+    public static let shared = AnnotationRegistry(source: LoadedObjectsSource())
 
     private struct State {
         var objects: [UInt64: ObjectAnnotations] = [:]

@@ -1,3 +1,6 @@
+import BeeHiveLocks
+import CSectionShim
+
 /// Where a registry gets object events from. The process's loaded objects in production; anything in tests.
 public protocol AnnotationSource: Sendable {
     /// The objects loaded and unloaded since the previous call.
@@ -6,9 +9,41 @@ public protocol AnnotationSource: Sendable {
 
 /// The objects loaded in this process, found by the shim's constructor and by later rescans.
 ///
-/// Only one instance should poll: the shim hands each event out once. `AnnotationRegistry.shared` is it.
-public struct LoadedObjectsSource: AnnotationSource {
+/// The shim keeps one set of the annotated objects loaded now; each source diffs it against what it saw
+/// last, so any number of sources each see every load and unload.
+public final class LoadedObjectsSource: AnnotationSource {
+    private struct Seen {
+        var generation: UInt64?
+        var objects: [UInt64: LoadedObject] = [:]
+    }
+
+    private let seen = Locked(Seen())
+
     public init() {}
 
-    public func poll() -> [ObjectEvent] { SectionReader.pollLoadedObjects() }
+    public func poll() -> [ObjectEvent] {
+        bh_refresh()
+        guard let snapshot = bh_snapshot_take() else { return [] }
+        defer { bh_snapshot_free(snapshot) }
+        return seen.withLock { seen in
+            let generation = snapshot.pointee.generation
+            if seen.generation == generation { return [] }
+            seen.generation = generation
+            var current = Set<UInt64>()
+            var loaded: [ObjectEvent] = []
+            for index in 0..<snapshot.pointee.count {
+                guard let object = snapshot.pointee.objects[index] else { continue }
+                let id = object.pointee.id
+                current.insert(id)
+                if seen.objects[id] == nil {
+                    let annotations = SectionReader.annotations(of: object.pointee)
+                    seen.objects[id] = annotations.object
+                    loaded.append(.loaded(annotations))
+                }
+            }
+            let gone = seen.objects.keys.filter { !current.contains($0) }.sorted()
+            let unloaded = gone.compactMap { id in seen.objects.removeValue(forKey: id).map(ObjectEvent.unloaded) }
+            return unloaded + loaded
+        }
+    }
 }

@@ -5,32 +5,13 @@ import Glibc
 
 /// The Swift face of the C walk: turns the shim's raw sections into records and diagnostics.
 public enum SectionReader {
-    /// Rescans the loaded objects if anything was loaded or unloaded since the last scan (the constructor did
-    /// the first one before `main`) and returns what changed since the previous call.
-    public static func pollLoadedObjects() -> [ObjectEvent] {
-        bh_refresh()
-        return events(bh_take_events())
-    }
-
-    /// Reads every annotated object loaded now, from scratch, without touching what `pollLoadedObjects()`
-    /// reports. For tools and benchmarks.
+    /// Reads every annotated object loaded now, from scratch, without touching the process-wide set that
+    /// `LoadedObjectsSource` reads. For tools and benchmarks.
     public static func scanLoadedObjects() -> [ObjectAnnotations] {
-        events(bh_scan_uncached()).compactMap { event in
-            if case .loaded(let annotations) = event { return annotations }
-            return nil
-        }
-    }
-
-    private static func events(_ list: UnsafeMutablePointer<bh_event_list>?) -> [ObjectEvent] {
-        guard let list else { return [] }
-        defer { bh_event_list_free(list) }
-        return (0..<list.pointee.count).compactMap { index in
-            let event = list.pointee.events[index]
-            guard let object = event.object else { return nil }
-            if event.kind == Int32(BH_EVENT_REMOVED.rawValue) {
-                return .unloaded(loadedObject(object.pointee))
-            }
-            return .loaded(annotations(of: object.pointee))
+        guard let snapshot = bh_snapshot_read_loaded_objects() else { return [] }
+        defer { bh_snapshot_free(snapshot) }
+        return (0..<snapshot.pointee.count).compactMap { index in
+            snapshot.pointee.objects[index].map { annotations(of: $0.pointee) }
         }
     }
 
@@ -42,7 +23,7 @@ public enum SectionReader {
                 object: object, isAnnotated: false, records: [],
                 diagnostics: [RegistryDiagnostic(.unreadableObject(reason: "out of memory"), objectPath: path)])
         }
-        defer { bh_object_free(object) }
+        defer { bh_object_release(object) }
         return annotations(of: object.pointee)
     }
 
@@ -52,7 +33,7 @@ public enum SectionReader {
     /// How long the constructor's walk took before `main`, in nanoseconds.
     public static var constructorNanoseconds: UInt64 { bh_constructor_nanoseconds() }
 
-    private static func loadedObject(_ object: bh_object) -> LoadedObject {
+    static func loadedObject(_ object: bh_object) -> LoadedObject {
         let buildID = withUnsafeBytes(of: object.build_id) { bytes in
             bytes.prefix(object.build_id_size).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
         }
@@ -61,7 +42,7 @@ public enum SectionReader {
             baseAddress: UInt(object.base))
     }
 
-    private static func annotations(of object: bh_object) -> ObjectAnnotations {
+    static func annotations(of object: bh_object) -> ObjectAnnotations {
         let loaded = loadedObject(object)
         let path = loaded.path
         var records: [AnnotationRecord] = []

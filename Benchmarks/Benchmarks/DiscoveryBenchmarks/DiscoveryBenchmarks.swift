@@ -2,6 +2,7 @@ import BenchSupport
 import Benchmark
 import BeeHive
 import CBenchAnnotations
+import CBenchLibelf
 import CSectionShim
 
 /// Issue 2's setting: a Swift executable with its usual loaded objects (swiftCore, Foundation, ICU...), one of
@@ -13,9 +14,9 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Discovery.note-walk-read-C", configuration: configuration) { benchmark in
         benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
         for _ in benchmark.scaledIterations {
-            let list = bh_scan_uncached()
-            blackHole(list?.pointee.count)
-            bh_event_list_free(list)
+            let snapshot = bh_snapshot_read_loaded_objects()
+            blackHole(snapshot?.pointee.count)
+            bh_snapshot_free(snapshot)
         }
     }
     Benchmark("Discovery.note-walk-parse-Swift", configuration: configuration) { benchmark in
@@ -31,7 +32,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
         for _ in benchmark.scaledIterations {
             var sections = 0
-            blackHole(bh_open_every_loaded_object(&sections))
+            blackHole(bench_libelf_open_every_loaded_object(&sections))
         }
     }
     Benchmark("Discovery.libelf-open-all-copy", configuration: configuration) {

@@ -14,9 +14,9 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("\(group).note-walk-read-C@\(size)", configuration: configuration) { benchmark in
             benchmark.measurement(Tolerances.loadedObjects, LoadedObjects.count)
             for _ in benchmark.scaledIterations {
-                let list = bh_scan_uncached()
-                blackHole(list?.pointee.count)
-                bh_event_list_free(list)
+                let snapshot = bh_snapshot_read_loaded_objects()
+                blackHole(snapshot?.pointee.count)
+                bh_snapshot_free(snapshot)
             }
         } setup: {
             load()

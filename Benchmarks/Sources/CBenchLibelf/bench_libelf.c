@@ -81,6 +81,35 @@ size_t bench_libelf_read_every_loaded_object(size_t *bytes_copied) {
     return opened;
 }
 
+size_t bench_libelf_open_every_loaded_object(size_t *sections_seen) {
+    (void)elf_version(EV_CURRENT);
+    bench_paths paths = {0};
+    dl_iterate_phdr(bench_collect, &paths);
+    size_t opened = 0, sections = 0;
+    for (size_t i = 0; i < paths.count; i++) {
+        int fd = paths.paths[i] ? open(paths.paths[i], O_RDONLY | O_CLOEXEC) : -1;
+        if (fd >= 0) {
+            Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+            size_t shstrndx = 0;
+            if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0) {
+                Elf_Scn *scn = NULL;
+                while ((scn = elf_nextscn(elf, scn)) != NULL) {
+                    GElf_Shdr shdr;
+                    if (gelf_getshdr(scn, &shdr) && bench_is_annotation_section(elf_strptr(elf, shstrndx, shdr.sh_name)))
+                        sections++;
+                }
+                opened++;
+            }
+            if (elf) elf_end(elf);
+            close(fd);
+        }
+        free(paths.paths[i]);
+    }
+    free(paths.paths);
+    if (sections_seen) *sections_seen = sections;
+    return opened;
+}
+
 static int bench_count(struct dl_phdr_info *info, size_t size, void *context) {
     (void)info;
     (void)size;

@@ -14,6 +14,9 @@
  */
 size_t bench_libelf_read_every_loaded_object(size_t *bytes_copied);
 
+/* Opens every loaded object that has a file with libelf and counts its annotation sections, copying nothing. */
+size_t bench_libelf_open_every_loaded_object(size_t *sections_seen);
+
 /* The number of objects dl_iterate_phdr reports, the vDSO included. */
 size_t bench_loaded_object_count(void);
 

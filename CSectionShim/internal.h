@@ -1,0 +1,57 @@
+/* Private to the shim: what the walk, the file reader and the process-wide state share. */
+#ifndef BEEHIVE_INTERNAL_H
+#define BEEHIVE_INTERNAL_H
+
+#define _GNU_SOURCE
+#include "beehive_discovery.h"
+#include "beehive.h"
+
+#include <link.h>
+#include <stddef.h>
+#include <stdint.h>
+
+extern const char *const bh_section_names[BEEHIVE_NOTE_SECTION_COUNT];
+
+/* A loaded object as the walk saw it, for the file reader when its note has no offsets. */
+typedef struct bh_candidate {
+    char *name;
+    int is_main;
+    uintptr_t base;
+    ElfW(Phdr) *phdrs;
+    size_t phnum;
+    unsigned char build_id[BH_BUILD_ID_MAX];
+    size_t build_id_size;
+} bh_candidate;
+
+/* What the notes of one object in memory say. */
+typedef struct bh_memory_notes {
+    int annotated;
+    /* The first version 2 note's offsets, resolved to each section's start and stop in memory. */
+    int located;
+    uintptr_t start[BEEHIVE_NOTE_SECTION_COUNT], stop[BEEHIVE_NOTE_SECTION_COUNT];
+    unsigned char build_id[BH_BUILD_ID_MAX];
+    size_t build_id_size;
+} bh_memory_notes;
+
+/* walk.c */
+void bh_memory_notes_read(const struct dl_phdr_info *info, bh_memory_notes *notes);
+/* Copies the sections the note locates; fills object->sections. Returns 0 when out of memory. */
+int bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_notes *notes, bh_object *object);
+int bh_candidate_init(bh_candidate *candidate, const struct dl_phdr_info *info, int is_main,
+                      const bh_memory_notes *notes);
+void bh_candidate_free(bh_candidate *candidate);
+char *bh_display_path(const char *name, int is_main);
+
+/* file_reader.c */
+/* Reads a loaded object whose note has no offsets through its file, checked against memory. */
+void bh_read_through_file(const bh_candidate *candidate, bh_object *object);
+
+/* object.c */
+bh_object *bh_object_new(void);
+bh_object *bh_object_retain(bh_object *object);
+bh_section *bh_object_add_section(bh_object *object, size_t *capacity, const char *name, size_t size);
+void bh_object_drop_sections(bh_object *object);
+int bh_grow(void **items, size_t *capacity, size_t count, size_t size);
+char *bh_strdup(const char *s);
+
+#endif

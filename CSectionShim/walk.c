@@ -1,0 +1,136 @@
+/*
+ * The walk's view of one loaded object, from memory only: its notes (the BeeHive mark, the offsets to its own
+ * sections, the GNU build-id) and the sections those offsets locate. Everything here runs inside the
+ * dl_iterate_phdr callback, where the loader's lock keeps the object mapped, and only for objects not seen
+ * before: the memory of a file truncated on disk faults, so known objects are never touched again.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static size_t bh_align(size_t value, size_t alignment) { return (value + alignment - 1) & ~(alignment - 1); }
+
+/* Whether [address, address + size) lies inside one readable PT_LOAD segment of the object. */
+static int bh_inside_readable_segment(const struct dl_phdr_info *info, uintptr_t address, size_t size) {
+    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_R)) continue;
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (address >= start && size <= ph->p_memsz && address - start <= ph->p_memsz - size) return 1;
+    }
+    return 0;
+}
+
+static int32_t bh_read_int32(const unsigned char *at) {
+    int32_t value;
+    memcpy(&value, at, sizeof value);
+    return value;
+}
+
+/* Resolves a version 2 descriptor's place-relative offsets; leaves `notes` alone if any range is implausible. */
+static void bh_locate_sections(const unsigned char *descriptor, bh_memory_notes *notes) {
+    uintptr_t start[BEEHIVE_NOTE_SECTION_COUNT], stop[BEEHIVE_NOTE_SECTION_COUNT];
+    for (size_t i = 0; i < BEEHIVE_NOTE_SECTION_COUNT; i++) {
+        const unsigned char *start_at = descriptor + 4 + 8 * i, *stop_at = start_at + 4;
+        start[i] = (uintptr_t)start_at + (uintptr_t)(intptr_t)bh_read_int32(start_at);
+        stop[i] = (uintptr_t)stop_at + (uintptr_t)(intptr_t)bh_read_int32(stop_at);
+        if (stop[i] < start[i]) return;
+    }
+    memcpy(notes->start, start, sizeof start);
+    memcpy(notes->stop, stop, sizeof stop);
+    notes->located = 1;
+}
+
+/* Looks through one PT_NOTE segment in memory for BeeHive notes and the GNU build-id. */
+static void bh_scan_notes(const unsigned char *start, size_t size, size_t alignment, bh_memory_notes *notes) {
+    size_t offset = 0;
+    while (size - offset >= sizeof(ElfW(Nhdr))) {
+        ElfW(Nhdr) header;
+        memcpy(&header, start + offset, sizeof header);
+        size_t name_at = offset + sizeof header;
+        if (header.n_namesz > size || header.n_descsz > size) return;
+        size_t desc_at = bh_align(name_at + header.n_namesz, alignment);
+        size_t next = bh_align(desc_at + header.n_descsz, alignment);
+        if (desc_at > size || next > size || next <= offset) return;
+        const char *name = (const char *)(start + name_at);
+        const unsigned char *descriptor = start + desc_at;
+        if (header.n_namesz == BEEHIVE_NOTE_NAME_SIZE && header.n_type == BEEHIVE_NOTE_TYPE &&
+            memcmp(name, BEEHIVE_NOTE_NAME, BEEHIVE_NOTE_NAME_SIZE) == 0) {
+            notes->annotated = 1;
+            if (!notes->located && header.n_descsz >= BEEHIVE_NOTE_DESCRIPTOR_SIZE &&
+                bh_read_int32(descriptor) == BEEHIVE_NOTE_VERSION)
+                bh_locate_sections(descriptor, notes);
+        } else if (header.n_namesz == 4 && header.n_type == NT_GNU_BUILD_ID && memcmp(name, "GNU", 4) == 0 &&
+                   header.n_descsz <= BH_BUILD_ID_MAX && notes->build_id_size == 0) {
+            memcpy(notes->build_id, descriptor, header.n_descsz);
+            notes->build_id_size = header.n_descsz;
+        }
+        offset = next;
+    }
+}
+
+void bh_memory_notes_read(const struct dl_phdr_info *info, bh_memory_notes *notes) {
+    memset(notes, 0, sizeof *notes);
+    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t address = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_NOTE && bh_inside_readable_segment(info, address, ph->p_memsz))
+            bh_scan_notes((const unsigned char *)address, ph->p_memsz, ph->p_align == 8 ? 8 : 4, notes);
+    }
+}
+
+int bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_notes *notes, bh_object *object) {
+    size_t capacity = 0;
+    for (size_t i = 0; i < BEEHIVE_NOTE_SECTION_COUNT; i++) {
+        size_t size = notes->stop[i] - notes->start[i];
+        if (size == 0) continue;
+        bh_section *section = bh_object_add_section(object, &capacity, bh_section_names[i], size);
+        if (!section) return 0;
+        if (size > BH_SECTION_SIZE_MAX) {
+            section->status = BH_SECTION_TOO_LARGE;
+        } else if (!bh_inside_readable_segment(info, notes->start[i], size)) {
+            section->status = BH_SECTION_OUTSIDE_SEGMENT;
+        } else {
+            section->data = malloc(size);
+            if (!section->data) return 0;
+            memcpy(section->data, (const void *)notes->start[i], size);
+        }
+    }
+    return 1;
+}
+
+int bh_candidate_init(bh_candidate *c, const struct dl_phdr_info *info, int is_main, const bh_memory_notes *notes) {
+    memset(c, 0, sizeof *c);
+    c->is_main = is_main;
+    c->base = info->dlpi_addr;
+    c->name = bh_strdup(info->dlpi_name);
+    c->phdrs = malloc(sizeof(ElfW(Phdr)) * (info->dlpi_phnum ? info->dlpi_phnum : 1));
+    if (!c->name || !c->phdrs) {
+        bh_candidate_free(c);
+        return 0;
+    }
+    memcpy(c->phdrs, info->dlpi_phdr, sizeof(ElfW(Phdr)) * info->dlpi_phnum);
+    c->phnum = info->dlpi_phnum;
+    memcpy(c->build_id, notes->build_id, notes->build_id_size);
+    c->build_id_size = notes->build_id_size;
+    return 1;
+}
+
+void bh_candidate_free(bh_candidate *c) {
+    free(c->name);
+    free(c->phdrs);
+    c->name = NULL;
+    c->phdrs = NULL;
+}
+
+/* The main program has no name in dl_iterate_phdr; /proc/self/exe names its file without opening it. */
+char *bh_display_path(const char *name, int is_main) {
+    if (!is_main) return bh_strdup(name);
+    char buffer[4096];
+    ssize_t length = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
+    if (length < 0) return bh_strdup("/proc/self/exe");
+    buffer[length] = '\0';
+    return bh_strdup(buffer);
+}
