@@ -144,4 +144,61 @@ struct DiscoveryTests {
         #expect(resolutions.filter { !$0.resolved }.allSatisfy { $0.diagnostic == "unresolvedType" })
         #expect(resolutions.contains(Resolution(type: "ShopKit.Detail", resolved: false, diagnostic: "unresolvedType")))
     }
+
+    /// A loaded library's file truncated on disk: touching its pages would raise SIGBUS, and a rescan (moved by
+    /// another load) must not touch them, since each object is read once, when first seen.
+    @Test func truncatedLibraryThenRescanDoesNotCrash() throws {
+        let build = try FixtureBuilder.build(FixtureHost.package, .debug, linker: .gold)
+        let folder = try FixtureHost.temporaryDirectory("truncate")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let victim = try SystemTools.copy(try SystemTools.cPlugin("one.c"), into: folder, as: "libVictim.so")
+        let other = try SystemTools.copy(try SystemTools.cPlugin("two.c"), into: folder, as: "libOther.so")
+        let update = try FixtureHost.run(build, ["truncate", victim.path, other.path])
+        #expect(update.objects.map(\.path) == [other.path])
+        #expect(update.records.allSatisfy { $0.object == other.path } && update.records.count == 2)
+        #expect(update.diagnostics.isEmpty)
+    }
+
+    /// A loaded library overwritten in place (same inode, new bytes): a later rescan registers nothing of the
+    /// new content and reports only the library loaded since.
+    @Test func libraryOverwrittenInPlaceRegistersNothingNew() throws {
+        let build = try FixtureBuilder.build(FixtureHost.package, .debug, linker: .gold)
+        let folder = try FixtureHost.temporaryDirectory("overwrite")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let victim = try SystemTools.copy(try SystemTools.cPlugin("one.c"), into: folder, as: "libVictim.so")
+        let replacement = try SystemTools.cPlugin("two.c")
+        let other = try SystemTools.copy(try SystemTools.cPlugin("variant.c", defines: ["VARIANT_TYPE=Variant.First"], buildID: false), into: folder, as: "libOther.so")
+        let update = try FixtureHost.run(build, ["overwrite", victim.path, replacement.path, other.path])
+        #expect(update.objects.map(\.path) == [other.path])
+        #expect(update.recordLines == ["libOther.so beehive_mods beehive:1|module|Variant.First"])
+        #expect(update.diagnostics.isEmpty)
+    }
+
+    /// Two registries, each with its own source: both see every load and every unload, whichever polls first.
+    @Test func independentReadersEachSeeEveryChange() throws {
+        let build = try FixtureBuilder.build(FixtureHost.package, .debug, linker: .gold)
+        let one = try SystemTools.cPlugin("one.c")
+        let two = try SystemTools.cPlugin("two.c")
+        let phases = try FixtureHost.run(build, ["readers", one.path, two.path], as: ReaderPhases.self)
+        let expected = PluginLoadingTests.cPluginRecords(one, two)
+        for reader in [phases.first, phases.second] {
+            #expect(reader.map(\.recordLines) == [expected, expected])
+            #expect(reader.map { $0.objects.map(\.path) } == [[one.path, two.path], [one.path, two.path]])
+        }
+    }
+
+    /// The path the docs teach for a manager without `Hive`: the shared registry's first refresh in a fresh
+    /// process returns every annotated object and record.
+    @Test func firstSharedRefreshReturnsEverything() throws {
+        let build = try FixtureBuilder.build(FixtureHost.package, .debug, linker: .gold)
+        let update = try FixtureHost.run(build, ["manual"])
+        #expect(update.recordLines == Self.startupRecords)
+        #expect(update.diagnosticLines == Self.startupDiagnostics)
+        #expect(update.objectNames.sorted() == Self.annotatedObjects)
+    }
+}
+
+struct ReaderPhases: Decodable {
+    let first: [HostReport]
+    let second: [HostReport]
 }

@@ -2,12 +2,19 @@ import BeeHive
 import Contracts
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The fixture host's commands. Each prints one JSON document on standard output for the tests to compare:
 ///
 ///     host [dump]                      the registry after startup
 ///     host plugins PATH...             load the plugins, refresh, unload them, refresh
 ///     host replace PATH REPLACEMENT    load PATH, rename REPLACEMENT over it, refresh
+///     host overwrite PATH REPLACEMENT OTHER  load PATH, refresh, copy REPLACEMENT into PATH in place, load OTHER, refresh
+///     host truncate PATH OTHER         load PATH, refresh, truncate PATH to 0 bytes, load OTHER, refresh
+///     host readers PATH...             two independent sources polled around loading and unloading the plugins
+///     host manual                      a fresh process's first AnnotationRegistry.shared.refresh(), as an update
 ///     host race ROUNDS PATH...         load and unload the plugins on another thread while refreshing
 ///     host resolve                     resolve every module record to a FixtureModule class
 ///     host load THREADS ITERATIONS PATH...  resolve, route and trigger events on many threads through
@@ -22,6 +29,16 @@ public enum HostProgram {
             case "plugins": try emit(plugins(operands))
             case "replace" where operands.count == 2: try emit(replace(operands[0], with: operands[1]))
             case "race" where operands.count >= 2: try emit(race(rounds: Int(operands[0]) ?? 1, paths: Array(operands.dropFirst())))
+            case "overwrite" where operands.count == 3:
+                try emit(overwrite(operands[0], with: operands[1], thenLoad: operands[2]))
+                // The overwritten library's pages changed under the loader; leave without running its destructors.
+                _exit(0)
+            case "truncate" where operands.count == 2:
+                try emit(truncate(operands[0], thenLoad: operands[1]))
+                // Touching the truncated library's pages at exit (its destructors) would fault.
+                _exit(0)
+            case "readers" where !operands.isEmpty: try emit(readers(operands))
+            case "manual": try emit(Report(update: AnnotationRegistry.shared.refresh()))
             case "resolve": try emit(resolve())
             case "load" where operands.count >= 3:
                 try emit(LoadTest.run(threads: Int(operands[0]) ?? 64, iterations: Int(operands[1]) ?? 100, pluginPaths: Array(operands.dropFirst(2))))
@@ -76,6 +93,51 @@ public enum HostProgram {
             throw HostError(description: "cannot rename \(replacement) to \(path): \(String(cString: strerror(errno)))")
         }
         return Report(update: registry.refresh())
+    }
+
+    /// What a rescan after a loaded library's file changed in place reports: only the other library it loaded.
+    private static func overwrite(_ path: String, with replacement: String, thenLoad other: String) throws -> Report {
+        let registry = refreshed()
+        _ = try Plugin.load(atPath: path)
+        registry.refresh()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: replacement))
+        guard let handle = FileHandle(forUpdatingAtPath: path) else { throw HostError(description: "cannot open \(path)") }
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+        _ = try Plugin.load(atPath: other)
+        return Report(update: registry.refresh())
+    }
+
+    private static func truncate(_ path: String, thenLoad other: String) throws -> Report {
+        let registry = refreshed()
+        _ = try Plugin.load(atPath: path)
+        registry.refresh()
+        guard Glibc.truncate(path, 0) == 0 else {
+            throw HostError(description: "cannot truncate \(path): \(String(cString: strerror(errno)))")
+        }
+        _ = try Plugin.load(atPath: other)
+        return Report(update: registry.refresh())
+    }
+
+    struct ReaderPhases: Encodable {
+        /// Per reader: what it saw after the plugins were loaded, then after they were unloaded.
+        let first: [Report]
+        let second: [Report]
+    }
+
+    /// Two registries with their own sources, one polled before the other, must each see every change.
+    private static func readers(_ paths: [String]) throws -> ReaderPhases {
+        let first = AnnotationRegistry(source: LoadedObjectsSource())
+        let second = AnnotationRegistry(source: LoadedObjectsSource())
+        first.refresh()
+        second.refresh()
+        let plugins = try paths.map { path throws(PluginError) in try Plugin.load(atPath: path) }
+        let firstLoaded = Report(update: first.refresh())
+        let secondLoaded = Report(update: second.refresh())
+        for plugin in plugins { try plugin.unload() }
+        let firstUnloaded = Report(update: first.refresh(), removed: true)
+        let secondUnloaded = Report(update: second.refresh(), removed: true)
+        return ReaderPhases(first: [firstLoaded, firstUnloaded], second: [secondLoaded, secondUnloaded])
     }
 
     struct RaceResult: Encodable {
