@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <byteswap.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -147,8 +148,28 @@ static const char *bh_section_table_damage(Elf *elf) {
 }
 
 /* Checks the file against the loaded object `c` (if any) and copies its annotation sections into `object`. */
+/*
+ * A header whose own size reads right only byte-swapped has the wrong byte-order flag (e_ident[EI_DATA]):
+ * every offset libelf reads from it is garbage, so say that rather than "truncated". NULL if the order is right.
+ */
+static const char *bh_byte_order_problem(Elf *elf) {
+    GElf_Ehdr header;
+    if (!gelf_getehdr(elf, &header)) return NULL;
+    uint16_t expected = gelf_getclass(elf) == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+    if (header.e_ehsize == expected || bswap_16(header.e_ehsize) != expected) return NULL;
+    return header.e_ident[EI_DATA] == ELFDATA2MSB
+        ? "the byte-order flag (e_ident[EI_DATA]) says big-endian but the header is little-endian: the flag is wrong"
+        : "the byte-order flag (e_ident[EI_DATA]) says little-endian but the header is big-endian: the flag is wrong";
+}
+
 static void bh_read_elf(Elf *elf, const bh_candidate *c, bh_object *object) {
     size_t shnum = 0, shstrndx = 0;
+    const char *order = bh_byte_order_problem(elf);
+    if (order) {
+        object->status = BH_OBJECT_MALFORMED;
+        object->detail = bh_strdup(order);
+        return;
+    }
     if (elf_getshdrnum(elf, &shnum) != 0) {
         object->status = BH_OBJECT_UNREADABLE;
         object->detail = bh_strdup(elf_errmsg(-1));
@@ -172,9 +193,16 @@ static void bh_read_elf(Elf *elf, const bh_candidate *c, bh_object *object) {
         object->status = BH_OBJECT_NO_SECTION_HEADERS;
         return;
     }
+    /* elf_getshdrstrndx follows SHN_XINDEX to the index kept in the first section header. */
     if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
         object->status = BH_OBJECT_UNREADABLE;
         object->detail = bh_strdup(elf_errmsg(-1));
+        return;
+    }
+    if (shstrndx == SHN_UNDEF) {
+        /* Without a section name table no section has a name, so the annotation sections cannot be told apart. */
+        object->status = BH_OBJECT_MALFORMED;
+        object->detail = bh_strdup("the file has no section name table (e_shstrndx is 0), so its annotation sections cannot be found");
         return;
     }
     const char *damage = bh_section_table_damage(elf);
@@ -274,8 +302,13 @@ static void bh_read(const char *path, const bh_candidate *c, bh_object *object) 
     /* O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
-        object->status = BH_OBJECT_UNREADABLE;
-        object->sys_errno = errno;
+        int error = errno;
+        struct stat info;
+        /* A socket cannot be opened at all (ENXIO): name what the path is rather than the errno. */
+        const char *kind = stat(path, &info) == 0 ? bh_file_kind(info.st_mode) : NULL;
+        object->status = kind ? BH_OBJECT_NOT_REGULAR_FILE : BH_OBJECT_UNREADABLE;
+        object->sys_errno = kind ? 0 : error;
+        object->detail = kind ? bh_strdup(kind) : NULL;
         return;
     }
     struct stat info;

@@ -158,7 +158,7 @@ extension InspectCommand {
 extension RegistryDiagnostic {
     fileprivate var isUnreadableFile: Bool {
         switch kind {
-        case .unreadableObject, .notELF: true
+        case .unreadableObject, .notELF, .notRegularFile, .malformedObject: true
         default: false
         }
     }

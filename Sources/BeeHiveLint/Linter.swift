@@ -103,7 +103,9 @@ public enum Linter {
 
 extension RegistryDiagnostic {
     fileprivate var isUnreadableObject: Bool {
-        if case .unreadableObject = kind { return true }
-        return false
+        switch kind {
+        case .unreadableObject, .notRegularFile, .malformedObject: true
+        default: false
+        }
     }
 }

@@ -24,7 +24,12 @@ public struct RegistryDiagnostic: Error, Sendable, Hashable, CustomStringConvert
         /// The object file could not be opened or read.
         case unreadableObject(reason: String)
         case notELF
-        /// The file has no section table (`llvm-objcopy --strip-sections`), so its annotations cannot be found.
+        /// The path names a directory, FIFO, socket or device (`fileKind` says which), not an object file.
+        case notRegularFile(fileKind: String)
+        /// The ELF structure itself is damaged (a wrong byte-order flag, no section name table); the reason says how.
+        case malformedObject(reason: String)
+        /// The file has no section table (`llvm-objcopy --strip-sections`) and its note carries no offsets (it was
+        /// built before they existed, or is read offline), so its annotations cannot be found.
         case sectionHeadersMissing
         /// The file on disk is not the object in memory (it was replaced after it was loaded).
         case buildIDMismatch
@@ -49,6 +54,8 @@ public struct RegistryDiagnostic: Error, Sendable, Hashable, CustomStringConvert
             case .duplicate: "duplicate"
             case .unreadableObject: "unreadableObject"
             case .notELF: "notELF"
+            case .notRegularFile: "notRegularFile"
+            case .malformedObject: "malformedObject"
             case .sectionHeadersMissing: "sectionHeadersMissing"
             case .buildIDMismatch: "buildIDMismatch"
             case .programHeadersMismatch: "programHeadersMismatch"
@@ -93,6 +100,8 @@ public struct RegistryDiagnostic: Error, Sendable, Hashable, CustomStringConvert
         case .duplicate(let identity, let first): "\(identity) is declared again; first declared in \(first)"
         case .unreadableObject(let reason): "cannot read the object file: \(reason)"
         case .notELF: "not an ELF file"
+        case .notRegularFile(let fileKind): "not an object file: it is \(fileKind); give the path of an executable or library"
+        case .malformedObject(let reason): "damaged ELF file: \(reason)"
         case .sectionHeadersMissing:
             "no section headers (stripped with --strip-sections?); its annotations cannot be read"
         case .buildIDMismatch:
@@ -102,7 +111,7 @@ public struct RegistryDiagnostic: Error, Sendable, Hashable, CustomStringConvert
         case .contentMismatch:
             "the file's annotation sections differ from the loaded object's memory (replaced after loading?); its annotations were not read"
         case .sectionOutsideSegment: "section lies outside every readable loaded segment; not read"
-        case .sectionTooLarge(let size): "section of \(size) bytes is too large; not read"
+        case .sectionTooLarge(let size): "section of \(UInt(bitPattern: size)) bytes is too large; not read"
         case .sectionUnreadable: "section data cannot be read"
         case .unresolvedType(let name):
             "type '\(name)' is not found in the process (only top-level classes resolve by 'Module.Type'; other types need a mangled name)"

@@ -78,6 +78,8 @@ public enum SectionReader {
                 ?? (object.sys_errno != 0 ? String(cString: strerror(object.sys_errno)) : "unknown error")
             return .unreadableObject(reason: reason)
         case BH_OBJECT_NOT_ELF: return .notELF
+        case BH_OBJECT_NOT_REGULAR_FILE: return .notRegularFile(fileKind: object.detail.map { String(cString: $0) } ?? "not a regular file")
+        case BH_OBJECT_MALFORMED: return .malformedObject(reason: object.detail.map { String(cString: $0) } ?? "unknown damage")
         case BH_OBJECT_NO_SECTION_HEADERS: return .sectionHeadersMissing
         case BH_OBJECT_BUILD_ID_MISMATCH: return .buildIDMismatch
         case BH_OBJECT_PROGRAM_HEADERS_MISMATCH: return .programHeadersMismatch

@@ -141,6 +141,37 @@ import Testing
         #expect(unreadableReason(result)?.contains("name table") == true, "\(result.diagnostics)")
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func flippedByteOrderFlagIsNamed() throws {
+        var image = valid
+        image.bytes[5] = 2  // e_ident[EI_DATA]: ELFDATA2MSB on a little-endian file
+        let result = try read(image.bytes)
+        #expect(result.records.isEmpty)
+        guard result.diagnostics.count == 1, case .malformedObject(let reason) = result.diagnostics[0].kind else {
+            Issue.record("expected one malformedObject diagnostic, got \(result.diagnostics)")
+            return
+        }
+        #expect(reason.contains("byte-order flag") && reason.contains("says big-endian"))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func sectionNameTableIndexZeroIsReported() throws {
+        var image = valid
+        image.write(0, at: ELFImage.Header.sectionNameTableIndex, width: 2)
+        let result = try read(image.bytes)
+        #expect(result.records.isEmpty)
+        guard result.diagnostics.count == 1, case .malformedObject(let reason) = result.diagnostics[0].kind else {
+            Issue.record("expected one malformedObject diagnostic, got \(result.diagnostics)")
+            return
+        }
+        #expect(reason.contains("e_shstrndx is 0"))
+    }
+
+    @Test func hugeSectionSizeIsPrintedUnsigned() {
+        let diagnostic = RegistryDiagnostic(.sectionTooLarge(size: Int(bitPattern: UInt.max)))
+        #expect(diagnostic.message.contains("18446744073709551615 bytes"))
+    }
+
     @Test func sectionNameOutsideTheNameTableIsReported() throws {
         var image = valid
         try image.setSection(image.sectionIndex(named: "beehive_mods"), .name, to: 0xFF_FFFF)

@@ -1,5 +1,8 @@
 import BeeHiveRegistry
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// Offline reading of files that are not annotated objects; annotated fixtures are covered end to end in
@@ -38,5 +41,37 @@ import Testing
 
     @Test func constructorRanBeforeTheTests() {
         #expect(SectionReader.constructorNanoseconds > 0)
+    }
+
+    /// Paths that are not regular files get a diagnostic naming what they are, and never block: a FIFO without a
+    /// writer would hang a plain open().
+    @Test(.timeLimit(.minutes(1)))
+    func specialFilesAreNamed() throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "beehive-special-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appending(path: "fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let socketPath = directory.appending(path: "socket").path
+        let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: socketPath.utf8.prefix(buffer.count - 1))
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        let expected: [(String, String)] = [
+            (directory.path, "a directory"), (fifo, "a FIFO (named pipe)"), (socketPath, "a socket"),
+            ("/dev/null", "a character device"),
+        ]
+        for (path, kind) in expected {
+            let result = SectionReader.readFile(atPath: path)
+            #expect(result.diagnostics.map(\.kind) == [.notRegularFile(fileKind: kind)], "\(path)")
+            #expect(result.diagnostics.first?.message.contains(kind) == true)
+        }
     }
 }
