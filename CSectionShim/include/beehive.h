@@ -97,6 +97,24 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
 /* BeeHiveMarkObject(): the note alone, for an object whose records come from elsewhere (Swift macros). */
 #define BeeHiveMarkObject() BEEHIVE_MARK_OBJECT_
 
+/*
+ * '|' separates a record's fields, so an argument holding one (BeeHiveMod(App.Module|async=1)) would smuggle
+ * in fields the macro's checks never saw: refused at compile time. __builtin_strchr on a literal folds to a
+ * constant in clang and gcc (C and C++); in C that folding is an extension, hence the silenced warnings.
+ */
+#if defined(__clang__)
+#  define BEEHIVE_FOLDING_BEGIN_ _Pragma("clang diagnostic push") \
+    _Pragma("clang diagnostic ignored \"-Wgnu-folding-constant\"") _Pragma("clang diagnostic ignored \"-Wpedantic\"")
+#  define BEEHIVE_FOLDING_END_ _Pragma("clang diagnostic pop")
+#else
+#  define BEEHIVE_FOLDING_BEGIN_ _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wpedantic\"")
+#  define BEEHIVE_FOLDING_END_ _Pragma("GCC diagnostic pop")
+#endif
+#define BEEHIVE_NO_SEPARATOR_(text) \
+    BEEHIVE_FOLDING_BEGIN_ \
+    BEEHIVE_STATIC_ASSERT_(__builtin_strchr(text, '|') == 0, "'|' separates record fields; it cannot appear in " text); \
+    BEEHIVE_FOLDING_END_
+
 /* aligned(1) char arrays: no gaps between records whatever the compiler's alignment choices. */
 #define BEEHIVE_RECORD_(section_name, text) \
     BEEHIVE_MARK_OBJECT_ \
@@ -105,10 +123,12 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
 
 /* BeeHiveMod(App.Module): a module at the normal level, priority 0, initialised synchronously. */
 #define BeeHiveMod(type) \
+    BEEHIVE_NO_SEPARATOR_(#type) \
     BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" #type)
 
 /* BeeHiveModule(App.Module, basic|normal, priority, sync|async) */
 #define BeeHiveModule(type, level, priority, init) \
+    BEEHIVE_NO_SEPARATOR_(#type) \
     BEEHIVE_STATIC_ASSERT_(beehive_level_##level >= 0, "level is basic or normal"); \
     BEEHIVE_STATIC_ASSERT_(beehive_init_##init >= 0, "init is sync or async"); \
     BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
@@ -119,26 +139,31 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
 
 /* BeeHiveService(App.Protocol, App.Implementation): a new instance per lookup. */
 #define BeeHiveService(protocol, type) \
+    BEEHIVE_NO_SEPARATOR_(#protocol) BEEHIVE_NO_SEPARATOR_(#type) \
     BEEHIVE_RECORD_(BEEHIVE_SECTION_SERVICES, BEEHIVE_RECORD_VERSION "|service|" #protocol "|" #type)
 
 /* BeeHiveServiceScoped(App.Protocol, App.Implementation, transient|singleton|named|weak, "name" or "") */
 #define BeeHiveServiceScoped(protocol, type, scope, name) \
+    BEEHIVE_NO_SEPARATOR_(#protocol) BEEHIVE_NO_SEPARATOR_(#type) BEEHIVE_NO_SEPARATOR_(name) \
     BEEHIVE_STATIC_ASSERT_(beehive_scope_##scope >= 0, "scope is transient, singleton, named or weak"); \
     BEEHIVE_RECORD_(BEEHIVE_SECTION_SERVICES, BEEHIVE_RECORD_VERSION "|service|" #protocol "|" #type \
         "|scope=" #scope "|name=" name)
 
 /* BeeHiveRoute("/user/view/:id", App.Handler): a handler type instantiated per match, global scheme. */
 #define BeeHiveRoute(pattern, type) \
+    BEEHIVE_NO_SEPARATOR_(pattern) BEEHIVE_NO_SEPARATOR_(#type) \
     BEEHIVE_RECORD_(BEEHIVE_SECTION_ROUTES, BEEHIVE_RECORD_VERSION "|route|" pattern "|" #type)
 
 /* BeeHiveRouteScoped("/user/view/:id", App.Handler, "scheme" or "", priority) */
 #define BeeHiveRouteScoped(pattern, type, scheme, priority) \
+    BEEHIVE_NO_SEPARATOR_(pattern) BEEHIVE_NO_SEPARATOR_(#type) BEEHIVE_NO_SEPARATOR_(scheme) \
     BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
     BEEHIVE_RECORD_(BEEHIVE_SECTION_ROUTES, BEEHIVE_RECORD_VERSION "|route|" pattern "|" #type \
         "|scheme=" scheme "|priority=" #priority)
 
 /* BeeHiveTarget(name, App.Target): a target-action target for the mediator. */
 #define BeeHiveTarget(name, type) \
+    BEEHIVE_NO_SEPARATOR_(#name) BEEHIVE_NO_SEPARATOR_(#type) \
     BEEHIVE_RECORD_(BEEHIVE_SECTION_ROUTES, BEEHIVE_RECORD_VERSION "|target|" #name "|" #type)
 
 #endif

@@ -1,0 +1,40 @@
+import BeeHiveRegistry
+import Foundation
+import Testing
+
+/// What the C annotation macros refuse at compile time, with clang and gcc.
+@Suite struct AnnotationMacroTests {
+    static let compilers = ["clang", "gcc"]
+
+    @Test(.timeLimit(.minutes(1)), arguments: compilers)
+    func wellFormedAnnotationsCompileUnderPedanticWarnings(compiler: String) throws {
+        let source = """
+            #include <beehive.h>
+            BeeHiveMod(App.Module)
+            BeeHiveModule(App.Other, basic, 3, async)
+            BeeHiveServiceScoped(App.Protocol, App.Service, named, "main")
+            BeeHiveRouteScoped("/user/:id", App.Handler, "app", 2)
+            BeeHiveTarget(Main, App.Target)
+
+            """
+        let bytes = try TestLibrary.build(source, compiler: compiler, flags: ["-Wall", "-Wextra", "-pedantic", "-Werror"])
+        let directory = try TestLibrary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (result, _) = try TestLibrary.readAnnotations(of: bytes, in: directory)
+        #expect(result.records.count == 5 && result.diagnostics.isEmpty, "\(result.diagnostics)")
+    }
+
+    /// '|' separates fields: an argument holding one would add fields the macro never checked.
+    @Test(.timeLimit(.minutes(1)), arguments: compilers, [
+        "BeeHiveMod(App.Module|async=1)",
+        "BeeHiveService(App.Protocol, App.Service|scope=singleton)",
+        "BeeHiveRoute(\"/user|scheme=evil\", App.Handler)",
+        "BeeHiveServiceScoped(App.Protocol, App.Service, named, \"a|b\")",
+        "BeeHiveTarget(Main, App.Target|x=1)",
+    ])
+    func separatorInAnArgumentDoesNotCompile(compiler: String, annotation: String) {
+        #expect(throws: ELFImage.Failure.self) {
+            try TestLibrary.build("#include <beehive.h>\n\(annotation)\n", compiler: compiler)
+        }
+    }
+}
