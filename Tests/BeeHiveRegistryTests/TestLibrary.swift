@@ -56,7 +56,7 @@ enum TestLibrary {
     }
 
     /// A plain write: Foundation's `Data.write(to:)` syncs to disk, which makes a thousand reads take seconds.
-    private static func write(_ bytes: [UInt8], to file: URL) throws(ELFImage.Failure) {
+    static func write(_ bytes: [UInt8], to file: URL) throws(ELFImage.Failure) {
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw ELFImage.Failure(description: "cannot create \(file.path): errno \(errno)") }
         defer { close(descriptor) }
