@@ -11,6 +11,11 @@ struct SectionRecord {
     static let services = "beehive_services"
     static let routes = "beehive_routes"
     static let version = "beehive:1"
+    /// The note that marks an annotated object (version 1: no offsets; the C target CBeeHiveAnnotationNote,
+    /// linked with the macros, adds the version 2 note whose offsets locate the sections in memory).
+    static let noteName = "BeeHive"
+    static let noteType: UInt32 = 0x4248_0001
+    static let noteVersion: UInt32 = 1
 
     let section: String
     let text: String
@@ -26,18 +31,25 @@ struct SectionRecord {
         let bytes = Array(text.utf8) + [0]
         let recordType = "(" + repeatElement("Swift.UInt8", count: bytes.count).joined(separator: ", ") + ")"
         let recordValue = "(" + bytes.map(String.init).joined(separator: ", ") + ")"
+        // The note's name with its NUL, padded to a multiple of 4 bytes.
+        let noteNameBytes = Array(Self.noteName.utf8) + [0]
+        let paddedName = noteNameBytes + Array(repeating: 0, count: (4 - noteNameBytes.count % 4) % 4)
+        let noteNameType = "(" + repeatElement("Swift.UInt8", count: paddedName.count).joined(separator: ", ") + ")"
+        let noteNameValue = "(" + paddedName.map(String.init).joined(separator: ", ") + ")"
+        let noteTypeDigits = String(Self.noteType, radix: 16)
+        let noteTypeLiteral = "0x" + noteTypeDigits.dropLast(4) + "_" + noteTypeDigits.suffix(4)
         return [
             """
             /// \(raw: text)
             @section("\(raw: section)") @used
             private static let \(context.makeUniqueName("beeHiveRecord")): \(raw: recordType) = \(raw: recordValue)
             """,
-            // The note "BeeHive", type 0x42480001, descriptor 1: namesz, descsz and type, the name padded to
-            // 4 bytes, then the descriptor. LLVM gives a section named .note* the type SHT_NOTE, and the linker
-            // puts it in a PT_NOTE segment, readable from memory without the section table.
+            // The note: namesz, descsz and type, the name padded to 4 bytes, then the descriptor. LLVM gives a
+            // section named .note* the type SHT_NOTE, and the linker puts it in a PT_NOTE segment, readable from
+            // memory without the section table.
             """
             @section(".note.beehive") @used
-            private static let \(context.makeUniqueName("beeHiveNote")): (Swift.UInt32, Swift.UInt32, Swift.UInt32, (Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8), Swift.UInt32) = (8, 4, 0x4248_0001, (66, 101, 101, 72, 105, 118, 101, 0), 1)
+            private static let \(context.makeUniqueName("beeHiveNote")): (Swift.UInt32, Swift.UInt32, Swift.UInt32, \(raw: noteNameType), Swift.UInt32) = (\(raw: noteNameBytes.count), 4, \(raw: noteTypeLiteral), \(raw: noteNameValue), \(raw: Self.noteVersion))
             """,
             """
             @used

@@ -1,3 +1,5 @@
+import CSectionShim
+
 /// One annotation read from an ELF section, such as
 /// `beehive:1|module|Shop.ShopModule|level=basic|priority=100|async=0`.
 public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
@@ -92,11 +94,11 @@ public enum AnnotationKind: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// The sections the C annotations write to.
+/// The sections the annotations write to, as `beehive.h` (the one source of the wire format) names them.
 public enum SectionName {
-    public static let modules = "beehive_mods"
-    public static let services = "beehive_services"
-    public static let routes = "beehive_routes"
+    public static let modules = BEEHIVE_SECTION_MODULES
+    public static let services = BEEHIVE_SECTION_SERVICES
+    public static let routes = BEEHIVE_SECTION_ROUTES
     public static let all = [modules, services, routes]
 }
 

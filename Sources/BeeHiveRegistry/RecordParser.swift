@@ -3,6 +3,7 @@
 ///
 /// It works on the UTF-8 bytes in place, because it runs at startup over every record of the process.
 public enum RecordParser {
+    /// `versionPrefix + currentVersion` is `BEEHIVE_RECORD_VERSION` of `beehive.h` (checked by WireFormatTests).
     public static let versionPrefix = "beehive:"
     public static let currentVersion = "1"
     /// Longer records are refused: no name or URL pattern is that long, and a missing NUL would read on.

@@ -1,0 +1,24 @@
+@testable import BeeHiveMacros
+import BeeHiveRegistry
+import CSectionShim
+import Testing
+
+/// `beehive.h` is the one source of the wire format: the registry's parser and sections take its constants, and
+/// the Swift macros (a compiler plugin, which cannot import C) must write the same.
+@Suite struct WireFormatTests {
+    @Test func macrosWriteTheSectionsAndVersionOfTheHeader() {
+        #expect(SectionRecord.modules == BEEHIVE_SECTION_MODULES)
+        #expect(SectionRecord.services == BEEHIVE_SECTION_SERVICES)
+        #expect(SectionRecord.routes == BEEHIVE_SECTION_ROUTES)
+        #expect(SectionRecord.version == BEEHIVE_RECORD_VERSION)
+        #expect(SectionName.all == [BEEHIVE_SECTION_MODULES, BEEHIVE_SECTION_SERVICES, BEEHIVE_SECTION_ROUTES])
+        #expect(RecordParser.versionPrefix + RecordParser.currentVersion == BEEHIVE_RECORD_VERSION)
+    }
+
+    @Test func macrosWriteTheNoteOfTheHeader() {
+        #expect(SectionRecord.noteName == BEEHIVE_NOTE_NAME)
+        #expect(SectionRecord.noteName.utf8.count + 1 == Int(BEEHIVE_NOTE_NAME_SIZE))
+        #expect(SectionRecord.noteType == UInt32(BEEHIVE_NOTE_TYPE))
+        #expect(SectionRecord.noteVersion == UInt32(BEEHIVE_NOTE_VERSION_WITHOUT_OFFSETS))
+    }
+}
