@@ -3,7 +3,7 @@
  *
  * Each input is the whole content of a file. It goes into one memory-backed file (memfd) that the reader opens
  * by its /proc path, so the reader runs exactly as on a file on disk: open, mmap, libelf. Built by
- * scripts/fuzz with clang -fsanitize=fuzzer,address together with CSectionShim/discovery.c.
+ * scripts/fuzz with clang -fsanitize=fuzzer,address together with the shim (CSectionShim/*.c).
  */
 #define _GNU_SOURCE
 #include "beehive_discovery.h"
@@ -52,6 +52,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     bh_object *object = bh_read_file(input_path);
     check(object, size);
-    bh_object_free(object);
+    bh_object_release(object);
     return 0;
 }
