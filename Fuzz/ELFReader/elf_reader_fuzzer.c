@@ -3,7 +3,7 @@
  *
  * Each input is the whole content of a file. It goes into one memory-backed file (memfd) that the reader opens
  * by its /proc path, so the reader runs exactly as on a file on disk: open, mmap, libelf. Built by
- * scripts/fuzz with clang -fsanitize=fuzzer,address together with the shim (CSectionShim/*.c).
+ * scripts/fuzz with clang -fsanitize=fuzzer,address together with every C file of the shim (CSectionShim).
  */
 #define _GNU_SOURCE
 #include "beehive_discovery.h"
