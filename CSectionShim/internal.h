@@ -48,7 +48,6 @@ void bh_read_through_file(const bh_candidate *candidate, bh_object *object);
 
 /* object.c */
 bh_object *bh_object_new(void);
-bh_object *bh_object_retain(bh_object *object);
 bh_section *bh_object_add_section(bh_object *object, size_t *capacity, const char *name, size_t size);
 void bh_object_drop_sections(bh_object *object);
 int bh_grow(void **items, size_t *capacity, size_t count, size_t size);

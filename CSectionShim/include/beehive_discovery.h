@@ -90,6 +90,9 @@ int bh_discovery_enabled(void);
 
 /* Reads the annotation sections of a file on disk (offline inspection). Free with bh_object_release. */
 bh_object *bh_read_file(const char *path);
+/* Objects are reference counted: a snapshot holds each of its objects, and so may Swift (records point into
+   an object's sections). Never modified once published. */
+bh_object *bh_object_retain(bh_object *object);
 void bh_object_release(bh_object *object);
 
 /* Nanoseconds the constructor's walk took, for the startup profile. */

@@ -2,6 +2,10 @@ import CSectionShim
 
 /// One annotation read from an ELF section, such as
 /// `beehive:1|module|Shop.ShopModule|level=basic|priority=100|async=0`.
+///
+/// A record read from an object points into that section's bytes (shared by every record of the section) and
+/// makes its strings when they are asked for: discovery validates every record at startup but creates no
+/// string for it.
 public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
     /// What the record declares.
     public enum Payload: Sendable, Hashable {
@@ -11,35 +15,72 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
         case target(TargetAnnotation)
     }
 
-    public let payload: Payload
-    /// The record exactly as stored, without its terminating NUL.
-    public let text: String
+    private enum Storage: Sendable {
+        case inPlace(SectionBytes, RecordLayout)
+        case value(Payload, String)
+    }
+
+    private let storage: Storage
     public let origin: RecordOrigin
 
     public init(payload: Payload, text: String, origin: RecordOrigin) {
-        self.payload = payload
-        self.text = text
+        storage = .value(payload, text)
         self.origin = origin
     }
 
+    init(bytes: SectionBytes, layout: RecordLayout, origin: RecordOrigin) {
+        storage = .inPlace(bytes, layout)
+        self.origin = origin
+    }
+
+    /// What the record declares; its strings are made on each call.
+    public var payload: Payload {
+        switch storage {
+        case .value(let payload, _): payload
+        case .inPlace(let bytes, let layout): layout.payload(in: bytes)
+        }
+    }
+
+    /// The record exactly as stored, without its terminating NUL.
+    public var text: String {
+        switch storage {
+        case .value(_, let text): text
+        case .inPlace(let bytes, let layout): bytes.string(layout.offset, layout.offset + Int(layout.length))
+        }
+    }
+
     public var kind: AnnotationKind {
-        switch payload {
-        case .module: .module
-        case .service: .service
-        case .route: .route
-        case .target: .target
+        switch storage {
+        case .inPlace(_, let layout): layout.kind
+        case .value(let payload, _):
+            switch payload {
+            case .module: .module
+            case .service: .service
+            case .route: .route
+            case .target: .target
+            }
         }
     }
 
     /// What two records share when they declare the same thing: a module's type, a service's protocol and
     /// name, a route's scheme and pattern, a target's name.
     public var identity: RecordIdentity {
+        if case .inPlace(let bytes, let layout) = storage { return layout.identity(in: bytes) }
         switch payload {
-        case .module(let module): RecordIdentity(kind: .module, name: module.typeName)
-        case .service(let service): RecordIdentity(kind: .service, name: service.protocolName, qualifier: service.name ?? "")
-        case .route(let route): RecordIdentity(kind: .route, name: route.pattern, qualifier: route.scheme ?? "")
-        case .target(let target): RecordIdentity(kind: .target, name: target.name)
+        case .module(let module): return RecordIdentity(kind: .module, name: module.typeName)
+        case .service(let service): return RecordIdentity(kind: .service, name: service.protocolName, qualifier: service.name ?? "")
+        case .route(let route): return RecordIdentity(kind: .route, name: route.pattern, qualifier: route.scheme ?? "")
+        case .target(let target): return RecordIdentity(kind: .target, name: target.name)
         }
+    }
+
+    public static func == (lhs: AnnotationRecord, rhs: AnnotationRecord) -> Bool {
+        lhs.origin == rhs.origin && lhs.text == rhs.text && lhs.payload == rhs.payload
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(origin)
+        hasher.combine(text)
     }
 
     public var description: String { "\(text) (\(origin))" }

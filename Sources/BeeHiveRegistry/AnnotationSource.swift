@@ -36,7 +36,7 @@ public final class LoadedObjectsSource: AnnotationSource {
                 let id = object.pointee.id
                 current.insert(id)
                 if seen.objects[id] == nil {
-                    let annotations = SectionReader.annotations(of: object.pointee)
+                    let annotations = SectionReader.annotations(of: object)
                     seen.objects[id] = annotations.object
                     loaded.append(.loaded(annotations))
                 }

@@ -1,7 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Parses the strings the annotations store in sections. Strict: anything it does not fully understand is a
 /// diagnostic, never a guess.
 ///
-/// It works on the UTF-8 bytes in place, because it runs at startup over every record of the process.
+/// It runs at startup over every record of the process, so it validates the bytes in place and makes no
+/// string for a valid record: the record keeps where its fields lie (`RecordLayout`) and makes its strings
+/// when asked.
 public enum RecordParser {
     /// `versionPrefix + currentVersion` is `BEEHIVE_RECORD_VERSION` of `beehive.h` (checked by WireFormatTests).
     public static let versionPrefix = "beehive:"
@@ -9,115 +15,165 @@ public enum RecordParser {
     /// Longer records are refused: no name or URL pattern is that long, and a missing NUL would read on.
     public static let maximumRecordLength = 4096
 
+    /// The attributes each kind accepts, in the order their values are checked. Adding one: list it here and
+    /// read its slot in `Record.layout()`.
+    static let moduleAttributes: [StaticString] = ["level", "priority", "async"]
+    static let serviceAttributes: [StaticString] = ["scope", "name"]
+    static let routeAttributes: [StaticString] = ["scheme", "priority"]
+
     /// Splits a section's bytes into records. Runs of NUL bytes are padding (compilers and sanitizers align
     /// and pad globals) and are skipped.
     public static func records(
         inSection section: String, bytes: some Collection<UInt8>, objectPath: String
     ) -> (records: [AnnotationRecord], diagnostics: [RegistryDiagnostic]) {
-        if let result = bytes.withContiguousStorageIfAvailable({ records(section, $0, objectPath) }) {
-            return result
-        }
-        return Array(bytes).withUnsafeBufferPointer { records(section, $0, objectPath) }
-    }
-
-    private static func records(
-        _ section: String, _ bytes: UnsafeBufferPointer<UInt8>, _ objectPath: String
-    ) -> (records: [AnnotationRecord], diagnostics: [RegistryDiagnostic]) {
+        let copy = bytes.withContiguousStorageIfAvailable { SectionBytes(copying: UnsafeRawBufferPointer($0)) }
+            ?? Array(bytes).withUnsafeBytes { SectionBytes(copying: $0) }
         var records: [AnnotationRecord] = []
         var diagnostics: [RegistryDiagnostic] = []
+        parse(copy, section: section, objectPath: objectPath, into: &records, &diagnostics)
+        return (records, diagnostics)
+    }
+
+    /// The number of records (NUL-terminated runs of non-NUL bytes) in a section, to size arrays once.
+    static func recordCount(in bytes: SectionBytes) -> Int {
+        var count = 0
+        var previous: UInt8 = 0
+        for byte in bytes.buffer {
+            if byte == 0 && previous != 0 { count += 1 }
+            previous = byte
+        }
+        return count
+    }
+
+    /// The hot path: every record of one section, appended to `records` without a string or an allocation
+    /// per valid record.
+    static func parse(
+        _ bytes: SectionBytes, section: String, objectPath: String, into records: inout [AnnotationRecord],
+        _ diagnostics: inout [RegistryDiagnostic]
+    ) {
+        let buffer = bytes.buffer
+        // The kinds this section holds, one bit each (AnnotationKind.order).
+        let expectedKinds: UInt8 = switch section {
+        case SectionName.modules: 0b0001
+        case SectionName.services: 0b0010
+        case SectionName.routes: 0b1100
+        default: 0
+        }
         var start = 0
-        while start < bytes.count {
-            if bytes[start] == 0 {
+        while start < buffer.count {
+            if buffer[start] == 0 {
                 start += 1
                 continue
             }
             var end = start
-            while end < bytes.count && bytes[end] != 0 { end += 1 }
-            let chunk = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            if end == bytes.count {
+            while end < buffer.count && buffer[end] != 0 { end += 1 }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
+            if end == buffer.count {
                 diagnostics.append(
                     RegistryDiagnostic(
                         .malformedRecord(reason: "not NUL-terminated at the end of the section"),
                         objectPath: objectPath, section: section, record: printable(chunk)))
             } else {
-                let origin = RecordOrigin(objectPath: objectPath, section: section, offset: start)
-                switch parse(bytes: chunk, origin: origin) {
-                case .success(let record): records.append(record)
-                case .failure(let diagnostic): diagnostics.append(diagnostic)
+                switch layout(of: chunk, at: start) {
+                case .success(let layout) where expectedKinds & (1 << layout.kind.order) != 0:
+                    records.append(
+                        AnnotationRecord(
+                            bytes: bytes, layout: layout, origin: RecordOrigin(objectPath: objectPath, section: section, offset: start)))
+                case .success(let layout):
+                    diagnostics.append(
+                        RegistryDiagnostic(
+                            .misplacedRecord(kind: layout.kind, expectedSection: layout.kind.section), objectPath: objectPath,
+                            section: section, record: printable(chunk)))
+                case .failure(let failure):
+                    diagnostics.append(RegistryDiagnostic(failure.kind, objectPath: objectPath, section: section, record: printable(chunk)))
                 }
             }
             start = end + 1
         }
-        return (records, diagnostics)
     }
 
     /// Parses one record (without its NUL) and checks it belongs in the section it came from.
     public static func parse(bytes: some Collection<UInt8>, origin: RecordOrigin) -> Result<AnnotationRecord, RegistryDiagnostic> {
+        let copy = bytes.withContiguousStorageIfAvailable { SectionBytes(copying: UnsafeRawBufferPointer($0)) }
+            ?? Array(bytes).withUnsafeBytes { SectionBytes(copying: $0) }
         func failure(_ kind: RegistryDiagnostic.Kind) -> Result<AnnotationRecord, RegistryDiagnostic> {
-            .failure(RegistryDiagnostic(kind, objectPath: origin.objectPath, section: origin.section, record: printable(bytes)))
+            .failure(RegistryDiagnostic(kind, objectPath: origin.objectPath, section: origin.section, record: printable(copy.buffer)))
         }
-        if bytes.count > maximumRecordLength { return failure(.oversizedRecord(length: bytes.count)) }
-        guard let text = String(validating: bytes, as: UTF8.self) else { return failure(.invalidUTF8) }
-        let payload: AnnotationRecord.Payload
-        switch parsePayload(text) {
-        case .success(let parsed): payload = parsed
+        switch layout(of: copy.buffer, at: 0) {
         case .failure(let error): return failure(error.kind)
+        case .success(let layout) where layout.kind.section != origin.section:
+            return failure(.misplacedRecord(kind: layout.kind, expectedSection: layout.kind.section))
+        case .success(let layout): return .success(AnnotationRecord(bytes: copy, layout: layout, origin: origin))
         }
-        let record = AnnotationRecord(payload: payload, text: text, origin: origin)
-        if record.kind.section != origin.section {
-            return failure(.misplacedRecord(kind: record.kind, expectedSection: record.kind.section))
-        }
-        return .success(record)
     }
 
     /// Parses a record's text into what it declares; the error carries no object or section.
     public static func payload(of text: String) throws(RegistryDiagnostic) -> AnnotationRecord.Payload {
-        switch parsePayload(text) {
-        case .success(let payload): return payload
+        let copy = Array(text.utf8).withUnsafeBytes { SectionBytes(copying: $0) }
+        switch layout(of: copy.buffer, at: 0) {
+        case .success(let layout): return layout.payload(in: copy)
         case .failure(let error): throw RegistryDiagnostic(error.kind, record: text)
         }
     }
 
-    private struct Failure: Error {
+    struct Failure: Error {
         let kind: RegistryDiagnostic.Kind
         static func malformed(_ reason: String) -> Failure { Failure(kind: .malformedRecord(reason: reason)) }
     }
 
-    private static func parsePayload(_ text: String) -> Result<AnnotationRecord.Payload, Failure> {
-        if let result = text.utf8.withContiguousStorageIfAvailable({ bytes in Result { () throws(Failure) in try Record(bytes).payload() } }) {
-            return result
-        }
-        return Array(text.utf8).withUnsafeBufferPointer { bytes in Result { () throws(Failure) in try Record(bytes).payload() } }
+    /// Validates one record in place; `offset` is where it starts in its section.
+    static func layout(of bytes: UnsafeRawBufferPointer, at offset: Int) -> Result<RecordLayout, Failure> {
+        if bytes.count > maximumRecordLength { return .failure(Failure(kind: .oversizedRecord(length: bytes.count))) }
+        if !isValidUTF8(bytes) { return .failure(Failure(kind: .invalidUTF8)) }
+        var record = Record(bytes: bytes, offset: offset)
+        return Result { () throws(Failure) in try record.layout() }
     }
 
-    /// One record's bytes, split at '|'.
-    private struct Record {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var fields: [Range<Int>] = []
+    /// ASCII is checked byte by byte; anything else by the standard library, which is rare enough to pay for.
+    private static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for byte in bytes where byte >= 0x80 {
+            return String(validating: bytes, as: UTF8.self) != nil
+        }
+        return true
+    }
 
-        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// One record's bytes, read field by field (fields are separated by '|').
+    private struct Record {
+        let bytes: UnsafeRawBufferPointer
+        let offset: Int
+        /// Where the next field starts; past the end once every field was read.
+        var position = 0
+
+        init(bytes: UnsafeRawBufferPointer, offset: Int) {
             self.bytes = bytes
-            fields.reserveCapacity(8)
-            var start = 0
-            for index in 0..<bytes.count where bytes[index] == UInt8(ascii: "|") {
-                fields.append(start..<index)
-                start = index + 1
-            }
-            fields.append(start..<bytes.count)
+            self.offset = offset
+        }
+
+        mutating func nextField() -> Range<Int>? {
+            guard position <= bytes.count else { return nil }
+            let start = position
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: "|") { end += 1 }
+            position = end + 1
+            return start..<end
         }
 
         func string(_ range: Range<Int>) -> String {
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
 
         func field(_ range: Range<Int>, equals literal: StaticString) -> Bool {
             guard range.count == literal.utf8CodeUnitCount else { return false }
-            let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-            return zip(bytes[range], expected).allSatisfy { $0 == $1 }
+            let expected = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+            return memcmp(bytes.baseAddress! + range.lowerBound, expected.baseAddress!, range.count) == 0
         }
 
-        func payload() throws(Failure) -> AnnotationRecord.Payload {
-            let header = fields[0]
+        func span(_ range: Range<Int>) -> RecordLayout.Span {
+            RecordLayout.Span(start: UInt16(range.lowerBound), end: UInt16(range.upperBound))
+        }
+
+        mutating func layout() throws(Failure) -> RecordLayout {
+            guard let header = nextField() else { throw .malformed("empty record") }
             let prefix = header.lowerBound..<min(header.upperBound, header.lowerBound + 8)
             guard field(prefix, equals: "beehive:") else {
                 throw .malformed("expected '\(versionPrefix)\(currentVersion)' at the start")
@@ -127,75 +183,79 @@ public enum RecordParser {
                 if !version.isEmpty, bytes[version].allSatisfy(isDigit) { throw Failure(kind: .unknownVersion(string(header))) }
                 throw .malformed("bad version '\(string(header))'")
             }
-            guard fields.count >= 3 else { throw .malformed("expected a kind and a name after '\(string(header))'") }
-            let kind = fields[1]
+            guard let kind = nextField(), let first = nextField() else {
+                throw .malformed("expected a kind and a name after '\(string(header))'")
+            }
+            var layout = RecordLayout(offset: offset, length: UInt16(bytes.count), kind: .module, name: span(first))
             if field(kind, equals: "module") {
-                let typeName = try self.typeName(fields[2], role: "module type")
-                let values = try attributes(from: 3, allowed: ["level", "priority", "async"])
-                let level = try value(values.0, for: "level") { range -> ModuleLevel? in
+                try checkTypeName(first, role: "module type")
+                let values = try attributes(allowed: moduleAttributes)
+                layout.level = try value(values[0], for: "level") { range -> ModuleLevel? in
                     field(range, equals: "basic") ? .basic : field(range, equals: "normal") ? .normal : nil
                 } ?? .normal
-                let priority = try value(values.1, for: "priority", integer) ?? 0
-                let isAsync = try value(values.2, for: "async") { range -> Bool? in
+                layout.priority = try value(values[1], for: "priority", integer) ?? 0
+                layout.isAsync = try value(values[2], for: "async") { range -> Bool? in
                     field(range, equals: "1") ? true : field(range, equals: "0") ? false : nil
                 } ?? false
-                return .module(ModuleAnnotation(typeName: typeName, level: level, priority: priority, isAsync: isAsync))
+                return layout
             }
             if field(kind, equals: "service") {
-                guard fields.count >= 4 else { throw .malformed("a service record names a protocol and a type") }
-                let protocolName = try typeName(fields[2], role: "service protocol")
-                let implementation = try typeName(fields[3], role: "service type")
-                let values = try attributes(from: 4, allowed: ["scope", "name"])
-                let scope = try value(values.0, for: "scope") { ServiceScope(rawValue: string($0)) } ?? .transient
-                let name = try value(values.1, for: "name") { range -> String?? in
-                    range.isEmpty ? .some(nil) : (isName(range) ? .some(string(range)) : nil)
+                layout.kind = .service
+                guard let type = nextField() else { throw .malformed("a service record names a protocol and a type") }
+                try checkTypeName(first, role: "service protocol")
+                try checkTypeName(type, role: "service type")
+                layout.type = span(type)
+                let values = try attributes(allowed: serviceAttributes)
+                layout.scope = try value(values[0], for: "scope", scope) ?? .transient
+                layout.qualifier = try value(values[1], for: "name") { range -> RecordLayout.Span?? in
+                    range.isEmpty ? .some(nil) : (isName(range) ? .some(span(range)) : nil)
                 } ?? nil
-                if scope == .named && name == nil { throw .malformed("scope=named needs a non-empty name") }
-                return .service(ServiceAnnotation(protocolName: protocolName, typeName: implementation, scope: scope, name: name))
+                if layout.scope == .named && layout.qualifier == nil { throw .malformed("scope=named needs a non-empty name") }
+                return layout
             }
             if field(kind, equals: "route") {
-                guard fields.count >= 4 else { throw .malformed("a route record names a pattern and a type") }
-                let pattern = fields[2]
-                guard !pattern.isEmpty, bytes[pattern].allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
-                    throw .malformed("route pattern '\(string(pattern))' is empty or contains spaces or control characters")
+                layout.kind = .route
+                guard let type = nextField() else { throw .malformed("a route record names a pattern and a type") }
+                guard !first.isEmpty, bytes[first].allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+                    throw .malformed("route pattern '\(string(first))' is empty or contains spaces or control characters")
                 }
-                let handler = try typeName(fields[3], role: "route handler type")
-                let values = try attributes(from: 4, allowed: ["scheme", "priority"])
-                let scheme = try value(values.0, for: "scheme") { range -> String?? in
-                    range.isEmpty ? .some(nil) : (isScheme(range) ? .some(string(range)) : nil)
+                try checkTypeName(type, role: "route handler type")
+                layout.type = span(type)
+                let values = try attributes(allowed: routeAttributes)
+                layout.qualifier = try value(values[0], for: "scheme") { range -> RecordLayout.Span?? in
+                    range.isEmpty ? .some(nil) : (isScheme(range) ? .some(span(range)) : nil)
                 } ?? nil
-                let priority = try value(values.1, for: "priority", integer) ?? 0
-                return .route(RouteAnnotation(pattern: string(pattern), typeName: handler, scheme: scheme, priority: priority))
+                layout.priority = try value(values[1], for: "priority", integer) ?? 0
+                return layout
             }
             if field(kind, equals: "target") {
-                guard fields.count == 4 else { throw .malformed("a target record is 'target|<name>|<type>'") }
-                guard isName(fields[2]) else { throw .malformed("bad target name '\(string(fields[2]))'") }
-                return .target(TargetAnnotation(name: string(fields[2]), typeName: try typeName(fields[3], role: "target type")))
+                layout.kind = .target
+                guard let type = nextField(), nextField() == nil else {
+                    throw .malformed("a target record is 'target|<name>|<type>'")
+                }
+                guard isName(first) else { throw .malformed("bad target name '\(string(first))'") }
+                try checkTypeName(type, role: "target type")
+                layout.type = span(type)
+                return layout
             }
             throw .malformed("unknown record kind '\(string(kind))' (module, service, route or target)")
         }
 
-        /// The `key=value` fields from `first` on: each key at most once, and only the allowed keys (at most
-        /// three), returned in the order of `allowed`.
-        func attributes(from first: Int, allowed: [StaticString]) throws(Failure) -> (Range<Int>?, Range<Int>?, Range<Int>?) {
-            var values: (Range<Int>?, Range<Int>?, Range<Int>?) = (nil, nil, nil)
-            for range in fields.dropFirst(first) {
+        /// The remaining `key=value` fields: each key at most once, and only the allowed keys (at most
+        /// `AttributeValues.capacity`), returned in the order of `allowed`.
+        mutating func attributes(allowed: [StaticString]) throws(Failure) -> AttributeValues {
+            var values = AttributeValues()
+            while let range = nextField() {
                 guard let equals = bytes[range].firstIndex(of: UInt8(ascii: "=")) else {
                     throw .malformed("expected key=value, found '\(string(range))'")
                 }
                 let key = range.lowerBound..<equals
-                let value = (equals + 1)..<range.upperBound
                 guard let slot = allowed.firstIndex(where: { field(key, equals: $0) }) else {
                     let names = allowed.map { "\($0)" }.sorted().joined(separator: ", ")
                     throw .malformed("unknown attribute '\(string(key))' (allowed: \(names))")
                 }
-                let taken: Bool
-                switch slot {
-                case 0: taken = values.0 != nil; values.0 = value
-                case 1: taken = values.1 != nil; values.1 = value
-                default: taken = values.2 != nil; values.2 = value
-                }
-                if taken { throw .malformed("attribute '\(string(key))' given twice") }
+                if values[slot] != nil { throw .malformed("attribute '\(string(key))' given twice") }
+                values[slot] = (equals + 1)..<range.upperBound
             }
             return values
         }
@@ -204,6 +264,14 @@ public enum RecordParser {
             guard let range else { return nil }
             guard let value = convert(range) else { throw .malformed("bad value '\(string(range))' for \(key)") }
             return value
+        }
+
+        func scope(_ range: Range<Int>) -> ServiceScope? {
+            if field(range, equals: "transient") { return .transient }
+            if field(range, equals: "singleton") { return .singleton }
+            if field(range, equals: "named") { return .named }
+            if field(range, equals: "weak") { return .weak }
+            return nil
         }
 
         func integer(_ range: Range<Int>) -> Int? {
@@ -219,13 +287,11 @@ public enum RecordParser {
         }
 
         /// `Module.Type`, `Module.Outer.Inner`, or a mangled name such as `4Demo4ImplV`.
-        func typeName(_ range: Range<Int>, role: String) throws(Failure) -> String {
-            let text = string(range)
-            guard isTypeName(range, text) else { throw .malformed("bad \(role) name '\(text)'") }
-            return text
+        func checkTypeName(_ range: Range<Int>, role: String) throws(Failure) {
+            guard isTypeName(range) else { throw .malformed("bad \(role) name '\(string(range))'") }
         }
 
-        private func isTypeName(_ range: Range<Int>, _ text: String) -> Bool {
+        private func isTypeName(_ range: Range<Int>) -> Bool {
             guard !range.isEmpty else { return false }
             if bytes[range].allSatisfy({ $0 < 0x80 }) {
                 var previousWasDot = true
@@ -241,7 +307,7 @@ public enum RecordParser {
                 }
                 return !previousWasDot
             }
-            return text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { component in
+            return string(range).split(separator: ".", omittingEmptySubsequences: false).allSatisfy { component in
                 !component.isEmpty && component.unicodeScalars.allSatisfy { scalar in
                     scalar == "_" || scalar == "$" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
                 }
@@ -260,6 +326,33 @@ public enum RecordParser {
             guard let first = range.first, isLetter(bytes[first]) else { return false }
             return bytes[range].allSatisfy {
                 isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+            }
+        }
+    }
+
+    /// The values of a record's attributes, by their index in the allowed list; fixed storage, no allocation.
+    struct AttributeValues {
+        static let capacity = 4
+        private var slots: (Range<Int>?, Range<Int>?, Range<Int>?, Range<Int>?) = (nil, nil, nil, nil)
+
+        subscript(index: Int) -> Range<Int>? {
+            get {
+                switch index {
+                case 0: slots.0
+                case 1: slots.1
+                case 2: slots.2
+                case 3: slots.3
+                default: preconditionFailure("more attributes than AttributeValues.capacity")
+                }
+            }
+            set {
+                switch index {
+                case 0: slots.0 = newValue
+                case 1: slots.1 = newValue
+                case 2: slots.2 = newValue
+                case 3: slots.3 = newValue
+                default: preconditionFailure("more attributes than AttributeValues.capacity")
+                }
             }
         }
     }

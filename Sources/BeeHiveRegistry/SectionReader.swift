@@ -11,7 +11,7 @@ public enum SectionReader {
         guard let snapshot = bh_snapshot_read_loaded_objects() else { return [] }
         defer { bh_snapshot_free(snapshot) }
         return (0..<snapshot.pointee.count).compactMap { index in
-            snapshot.pointee.objects[index].map { annotations(of: $0.pointee) }
+            snapshot.pointee.objects[index].map { annotations(of: $0) }
         }
     }
 
@@ -24,7 +24,7 @@ public enum SectionReader {
                 diagnostics: [RegistryDiagnostic(.unreadableObject(reason: "out of memory"), objectPath: path)])
         }
         defer { bh_object_release(object) }
-        return annotations(of: object.pointee)
+        return annotations(of: object)
     }
 
     /// False when `BEEHIVE_DISCOVERY=0` turned discovery off for this process.
@@ -42,7 +42,9 @@ public enum SectionReader {
             baseAddress: UInt(object.base))
     }
 
-    static func annotations(of object: bh_object) -> ObjectAnnotations {
+    /// The object's records point into the shim's copy of its sections, which they keep alive.
+    static func annotations(of pointer: UnsafeMutablePointer<bh_object>) -> ObjectAnnotations {
+        let object = pointer.pointee
         let loaded = loadedObject(object)
         let path = loaded.path
         var records: [AnnotationRecord] = []
@@ -50,15 +52,17 @@ public enum SectionReader {
         if let problem = objectProblem(object) {
             diagnostics.append(RegistryDiagnostic(problem, objectPath: path))
         }
+        var sections: [(SectionBytes, String)] = []
+        sections.reserveCapacity(object.section_count)
+        var recordCount = 0
         for index in 0..<object.section_count {
             let section = object.sections[index]
-            let name = String(cString: section.name)
+            let name = sectionName(section.name)
             switch bh_section_status(UInt32(section.status)) {
             case BH_SECTION_OK:
-                let bytes = UnsafeBufferPointer(start: section.data, count: section.size)
-                let parsed = RecordParser.records(inSection: name, bytes: bytes, objectPath: path)
-                records += parsed.records
-                diagnostics += parsed.diagnostics
+                let bytes = SectionBytes(section: index, of: pointer)
+                recordCount += RecordParser.recordCount(in: bytes)
+                sections.append((bytes, name))
             case BH_SECTION_OUTSIDE_SEGMENT:
                 diagnostics.append(RegistryDiagnostic(.sectionOutsideSegment, objectPath: path, section: name))
             case BH_SECTION_TOO_LARGE:
@@ -67,7 +71,18 @@ public enum SectionReader {
                 diagnostics.append(RegistryDiagnostic(.sectionUnreadable, objectPath: path, section: name))
             }
         }
+        records.reserveCapacity(recordCount)
+        for (bytes, name) in sections {
+            RecordParser.parse(bytes, section: name, objectPath: path, into: &records, &diagnostics)
+        }
         return ObjectAnnotations(object: loaded, isAnnotated: object.annotated != 0, records: records, diagnostics: diagnostics)
+    }
+
+    /// The registry's own string for a section name the shim reports, so that no record makes one.
+    private static func sectionName(_ name: UnsafePointer<CChar>?) -> String {
+        guard let name else { return "" }
+        for known in SectionName.all where strcmp(name, known) == 0 { return known }
+        return String(cString: name)
     }
 
     private static func objectProblem(_ object: bh_object) -> RegistryDiagnostic.Kind? {

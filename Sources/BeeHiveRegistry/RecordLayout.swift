@@ -1,0 +1,51 @@
+/// Where a validated record's fields lie in its section, and the values already converted: what a record
+/// keeps instead of strings, which it makes only when asked.
+struct RecordLayout: Sendable {
+    /// A field, from the record's first byte.
+    struct Span: Sendable {
+        var start: UInt16
+        var end: UInt16
+    }
+
+    /// The record's offset in its section.
+    var offset: Int
+    var length: UInt16
+    var kind: AnnotationKind
+    /// The module type, service protocol, route pattern or target name.
+    var name: Span
+    /// The service, route handler or target type; empty for modules.
+    var type = Span(start: 0, end: 0)
+    /// The service name or route scheme, when given and not empty.
+    var qualifier: Span?
+    var priority = 0
+    var level = ModuleLevel.normal
+    var isAsync = false
+    var scope = ServiceScope.transient
+
+    func string(_ span: Span, in bytes: SectionBytes) -> String {
+        bytes.string(offset + Int(span.start), offset + Int(span.end))
+    }
+
+    func payload(in bytes: SectionBytes) -> AnnotationRecord.Payload {
+        switch kind {
+        case .module:
+            .module(ModuleAnnotation(typeName: string(name, in: bytes), level: level, priority: priority, isAsync: isAsync))
+        case .service:
+            .service(
+                ServiceAnnotation(
+                    protocolName: string(name, in: bytes), typeName: string(type, in: bytes), scope: scope,
+                    name: qualifier.map { string($0, in: bytes) }))
+        case .route:
+            .route(
+                RouteAnnotation(
+                    pattern: string(name, in: bytes), typeName: string(type, in: bytes),
+                    scheme: qualifier.map { string($0, in: bytes) }, priority: priority))
+        case .target:
+            .target(TargetAnnotation(name: string(name, in: bytes), typeName: string(type, in: bytes)))
+        }
+    }
+
+    func identity(in bytes: SectionBytes) -> RecordIdentity {
+        RecordIdentity(kind: kind, name: string(name, in: bytes), qualifier: qualifier.map { string($0, in: bytes) } ?? "")
+    }
+}

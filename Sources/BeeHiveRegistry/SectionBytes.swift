@@ -1,0 +1,34 @@
+import CSectionShim
+
+/// One section's bytes, shared by every record parsed from it: the shim's copy of a loaded object's section
+/// (kept alive through the object's reference count; the shim never changes an object it has published), or
+/// bytes copied from Swift. One per section, so that records need no allocation of their own.
+final class SectionBytes: @unchecked Sendable {
+    let buffer: UnsafeRawBufferPointer
+    private let object: UnsafeMutablePointer<bh_object>?
+
+    init(section index: Int, of object: UnsafeMutablePointer<bh_object>) {
+        self.object = bh_object_retain(object)
+        let section = object.pointee.sections[index]
+        buffer = UnsafeRawBufferPointer(start: section.data, count: section.data == nil ? 0 : section.size)
+    }
+
+    init(copying bytes: UnsafeRawBufferPointer) {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+        if bytes.count > 0 { copy.copyMemory(from: bytes) }
+        buffer = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(copy)[0..<bytes.count])
+        object = nil
+    }
+
+    deinit {
+        if let object {
+            bh_object_release(object)
+        } else {
+            UnsafeMutableRawPointer(mutating: buffer.baseAddress)?.deallocate()
+        }
+    }
+
+    func string(_ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+    }
+}
