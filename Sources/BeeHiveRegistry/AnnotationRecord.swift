@@ -15,45 +15,67 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
         case target(TargetAnnotation)
     }
 
+    /// One reference either way, so that copying a record costs one retain.
     private enum Storage: Sendable {
-        case inPlace(SectionBytes, RecordLayout)
-        case value(Payload, String)
+        case inPlace(SectionBytes)
+        case value(RecordValue)
+    }
+
+    /// A record made from Swift values rather than read from a section.
+    private final class RecordValue: Sendable {
+        let payload: Payload
+        let text: String
+        let origin: RecordOrigin
+
+        init(payload: Payload, text: String, origin: RecordOrigin) {
+            self.payload = payload
+            self.text = text
+            self.origin = origin
+        }
     }
 
     private let storage: Storage
-    public let origin: RecordOrigin
+    /// Where the fields lie, for a record read in place; unused otherwise.
+    private let layout: RecordLayout
 
     public init(payload: Payload, text: String, origin: RecordOrigin) {
-        storage = .value(payload, text)
-        self.origin = origin
+        storage = .value(RecordValue(payload: payload, text: text, origin: origin))
+        layout = RecordLayout(offset: origin.offset, start: 0, length: 0, kind: .module, name: RecordLayout.Span(start: 0, end: 0))
     }
 
-    init(bytes: SectionBytes, layout: RecordLayout, origin: RecordOrigin) {
-        storage = .inPlace(bytes, layout)
-        self.origin = origin
+    init(bytes: SectionBytes, layout: RecordLayout) {
+        storage = .inPlace(bytes)
+        self.layout = layout
+    }
+
+    public var origin: RecordOrigin {
+        switch storage {
+        case .value(let value): value.origin
+        case .inPlace(let bytes): RecordOrigin(objectPath: bytes.objectPath, section: bytes.section, offset: layout.offset)
+        }
     }
 
     /// What the record declares; its strings are made on each call.
     public var payload: Payload {
         switch storage {
-        case .value(let payload, _): payload
-        case .inPlace(let bytes, let layout): layout.payload(in: bytes)
+        case .value(let value): value.payload
+        case .inPlace(let bytes): layout.payload(in: bytes)
         }
     }
 
     /// The record exactly as stored, without its terminating NUL.
     public var text: String {
         switch storage {
-        case .value(_, let text): text
-        case .inPlace(let bytes, let layout): bytes.string(layout.offset, layout.offset + Int(layout.length))
+        case .value(let value): value.text
+        case .inPlace(let bytes): bytes.string(layout.start, layout.start + Int(layout.length))
         }
     }
 
     public var kind: AnnotationKind {
         switch storage {
-        case .inPlace(_, let layout): layout.kind
-        case .value(let payload, _):
-            switch payload {
+        case .inPlace: layout.kind
+        case .value(let value):
+            switch value.payload {
             case .module: .module
             case .service: .service
             case .route: .route
@@ -65,7 +87,7 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
     /// What two records share when they declare the same thing: a module's type, a service's protocol and
     /// name, a route's scheme and pattern, a target's name.
     public var identity: RecordIdentity {
-        if case .inPlace(let bytes, let layout) = storage { return layout.identity(in: bytes) }
+        if case .inPlace(let bytes) = storage { return layout.identity(in: bytes) }
         switch payload {
         case .module(let module): return RecordIdentity(kind: .module, name: module.typeName)
         case .service(let service): return RecordIdentity(kind: .service, name: service.protocolName, qualifier: service.name ?? "")

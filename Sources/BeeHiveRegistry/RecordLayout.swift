@@ -9,6 +9,8 @@ struct RecordLayout: Sendable {
 
     /// The record's offset in its section.
     var offset: Int
+    /// Where its bytes start in its `SectionBytes`: `offset`, unless the record was copied on its own.
+    var start: Int
     var length: UInt16
     var kind: AnnotationKind
     /// The module type, service protocol, route pattern or target name.
@@ -23,7 +25,7 @@ struct RecordLayout: Sendable {
     var scope = ServiceScope.transient
 
     func string(_ span: Span, in bytes: SectionBytes) -> String {
-        bytes.string(offset + Int(span.start), offset + Int(span.end))
+        bytes.string(start + Int(span.start), start + Int(span.end))
     }
 
     func payload(in bytes: SectionBytes) -> AnnotationRecord.Payload {

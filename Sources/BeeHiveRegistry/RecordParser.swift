@@ -26,32 +26,24 @@ public enum RecordParser {
     public static func records(
         inSection section: String, bytes: some Collection<UInt8>, objectPath: String
     ) -> (records: [AnnotationRecord], diagnostics: [RegistryDiagnostic]) {
-        let copy = bytes.withContiguousStorageIfAvailable { SectionBytes(copying: UnsafeRawBufferPointer($0)) }
-            ?? Array(bytes).withUnsafeBytes { SectionBytes(copying: $0) }
+        let copy = bytes.withContiguousStorageIfAvailable {
+            SectionBytes(copying: UnsafeRawBufferPointer($0), section: section, objectPath: objectPath)
+        } ?? Array(bytes).withUnsafeBytes { SectionBytes(copying: $0, section: section, objectPath: objectPath) }
         var records: [AnnotationRecord] = []
         var diagnostics: [RegistryDiagnostic] = []
-        parse(copy, section: section, objectPath: objectPath, into: &records, &diagnostics)
+        parse(copy, into: &records, &diagnostics)
         return (records, diagnostics)
     }
 
-    /// The number of records (NUL-terminated runs of non-NUL bytes) in a section, to size arrays once.
-    static func recordCount(in bytes: SectionBytes) -> Int {
-        var count = 0
-        var previous: UInt8 = 0
-        for byte in bytes.buffer {
-            if byte == 0 && previous != 0 { count += 1 }
-            previous = byte
-        }
-        return count
-    }
+    /// A guess at the number of records in a section, to size arrays once: records are rarely shorter.
+    static func estimatedRecordCount(in bytes: SectionBytes) -> Int { bytes.buffer.count / 24 }
 
     /// The hot path: every record of one section, appended to `records` without a string or an allocation
     /// per valid record.
-    static func parse(
-        _ bytes: SectionBytes, section: String, objectPath: String, into records: inout [AnnotationRecord],
-        _ diagnostics: inout [RegistryDiagnostic]
-    ) {
+    static func parse(_ bytes: SectionBytes, into records: inout [AnnotationRecord], _ diagnostics: inout [RegistryDiagnostic]) {
         let buffer = bytes.buffer
+        let section = bytes.section
+        let objectPath = bytes.objectPath
         // The kinds this section holds, one bit each (AnnotationKind.order).
         let expectedKinds: UInt8 = switch section {
         case SectionName.modules: 0b0001
@@ -65,8 +57,9 @@ public enum RecordParser {
                 start += 1
                 continue
             }
-            var end = start
-            while end < buffer.count && buffer[end] != 0 { end += 1 }
+            let end = buffer.baseAddress.flatMap { base in
+                memchr(base + start, 0, buffer.count - start).map { $0 - UnsafeMutableRawPointer(mutating: base) }
+            } ?? buffer.count
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
             if end == buffer.count {
                 diagnostics.append(
@@ -76,9 +69,7 @@ public enum RecordParser {
             } else {
                 switch layout(of: chunk, at: start) {
                 case .success(let layout) where expectedKinds & (1 << layout.kind.order) != 0:
-                    records.append(
-                        AnnotationRecord(
-                            bytes: bytes, layout: layout, origin: RecordOrigin(objectPath: objectPath, section: section, offset: start)))
+                    records.append(AnnotationRecord(bytes: bytes, layout: layout))
                 case .success(let layout):
                     diagnostics.append(
                         RegistryDiagnostic(
@@ -94,22 +85,26 @@ public enum RecordParser {
 
     /// Parses one record (without its NUL) and checks it belongs in the section it came from.
     public static func parse(bytes: some Collection<UInt8>, origin: RecordOrigin) -> Result<AnnotationRecord, RegistryDiagnostic> {
-        let copy = bytes.withContiguousStorageIfAvailable { SectionBytes(copying: UnsafeRawBufferPointer($0)) }
-            ?? Array(bytes).withUnsafeBytes { SectionBytes(copying: $0) }
+        let copy = bytes.withContiguousStorageIfAvailable {
+            SectionBytes(copying: UnsafeRawBufferPointer($0), section: origin.section, objectPath: origin.objectPath)
+        } ?? Array(bytes).withUnsafeBytes { SectionBytes(copying: $0, section: origin.section, objectPath: origin.objectPath) }
         func failure(_ kind: RegistryDiagnostic.Kind) -> Result<AnnotationRecord, RegistryDiagnostic> {
             .failure(RegistryDiagnostic(kind, objectPath: origin.objectPath, section: origin.section, record: printable(copy.buffer)))
         }
-        switch layout(of: copy.buffer, at: 0) {
+        switch layout(of: copy.buffer, at: origin.offset) {
         case .failure(let error): return failure(error.kind)
         case .success(let layout) where layout.kind.section != origin.section:
             return failure(.misplacedRecord(kind: layout.kind, expectedSection: layout.kind.section))
-        case .success(let layout): return .success(AnnotationRecord(bytes: copy, layout: layout, origin: origin))
+        case .success(var layout):
+            // The record's offset is the one given, but its bytes start the copy.
+            layout.start = 0
+            return .success(AnnotationRecord(bytes: copy, layout: layout))
         }
     }
 
     /// Parses a record's text into what it declares; the error carries no object or section.
     public static func payload(of text: String) throws(RegistryDiagnostic) -> AnnotationRecord.Payload {
-        let copy = Array(text.utf8).withUnsafeBytes { SectionBytes(copying: $0) }
+        let copy = Array(text.utf8).withUnsafeBytes { SectionBytes(copying: $0, section: "", objectPath: "") }
         switch layout(of: copy.buffer, at: 0) {
         case .success(let layout): return layout.payload(in: copy)
         case .failure(let error): throw RegistryDiagnostic(error.kind, record: text)
@@ -124,36 +119,47 @@ public enum RecordParser {
     /// Validates one record in place; `offset` is where it starts in its section.
     static func layout(of bytes: UnsafeRawBufferPointer, at offset: Int) -> Result<RecordLayout, Failure> {
         if bytes.count > maximumRecordLength { return .failure(Failure(kind: .oversizedRecord(length: bytes.count))) }
-        if !isValidUTF8(bytes) { return .failure(Failure(kind: .invalidUTF8)) }
-        var record = Record(bytes: bytes, offset: offset)
+        let ascii = isASCII(bytes)
+        if !ascii && String(validating: bytes, as: UTF8.self) == nil { return .failure(Failure(kind: .invalidUTF8)) }
+        var record = Record(bytes: bytes, offset: offset, isASCII: ascii)
         return Result { () throws(Failure) in try record.layout() }
     }
 
-    /// ASCII is checked byte by byte; anything else by the standard library, which is rare enough to pay for.
-    private static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        for byte in bytes where byte >= 0x80 {
-            return String(validating: bytes, as: UTF8.self) != nil
+    /// ASCII is checked eight bytes at a time; anything else by the standard library, which is rare enough to
+    /// pay for.
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        var high: UInt64 = 0
+        while index + 8 <= bytes.count {
+            high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
         }
-        return true
+        while index < bytes.count {
+            high |= UInt64(bytes[index])
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// One record's bytes, read field by field (fields are separated by '|').
     private struct Record {
         let bytes: UnsafeRawBufferPointer
         let offset: Int
+        let isASCII: Bool
         /// Where the next field starts; past the end once every field was read.
         var position = 0
 
-        init(bytes: UnsafeRawBufferPointer, offset: Int) {
+        init(bytes: UnsafeRawBufferPointer, offset: Int, isASCII: Bool) {
             self.bytes = bytes
             self.offset = offset
+            self.isASCII = isASCII
         }
 
         mutating func nextField() -> Range<Int>? {
-            guard position <= bytes.count else { return nil }
+            guard position <= bytes.count, let base = bytes.baseAddress else { return nil }
             let start = position
-            var end = start
-            while end < bytes.count && bytes[end] != UInt8(ascii: "|") { end += 1 }
+            let end = memchr(base + start, Int32(UInt8(ascii: "|")), bytes.count - start)
+                .map { UnsafeRawPointer($0) - base } ?? bytes.count
             position = end + 1
             return start..<end
         }
@@ -186,7 +192,7 @@ public enum RecordParser {
             guard let kind = nextField(), let first = nextField() else {
                 throw .malformed("expected a kind and a name after '\(string(header))'")
             }
-            var layout = RecordLayout(offset: offset, length: UInt16(bytes.count), kind: .module, name: span(first))
+            var layout = RecordLayout(offset: offset, start: offset, length: UInt16(bytes.count), kind: .module, name: span(first))
             if field(kind, equals: "module") {
                 try checkTypeName(first, role: "module type")
                 let values = try attributes(allowed: moduleAttributes)
@@ -293,7 +299,7 @@ public enum RecordParser {
 
         private func isTypeName(_ range: Range<Int>) -> Bool {
             guard !range.isEmpty else { return false }
-            if bytes[range].allSatisfy({ $0 < 0x80 }) {
+            if isASCII {
                 var previousWasDot = true
                 for byte in bytes[range] {
                     if byte == UInt8(ascii: ".") {

@@ -5,15 +5,22 @@ import CSectionShim
 /// bytes copied from Swift. One per section, so that records need no allocation of their own.
 final class SectionBytes: @unchecked Sendable {
     let buffer: UnsafeRawBufferPointer
+    /// What every record of the section shares in its origin, kept here so that a record holds one reference.
+    let objectPath: String
+    let section: String
     private let object: UnsafeMutablePointer<bh_object>?
 
-    init(section index: Int, of object: UnsafeMutablePointer<bh_object>) {
+    init(section index: Int, of object: UnsafeMutablePointer<bh_object>, name: String, objectPath: String) {
+        self.objectPath = objectPath
+        section = name
         self.object = bh_object_retain(object)
         let section = object.pointee.sections[index]
         buffer = UnsafeRawBufferPointer(start: section.data, count: section.data == nil ? 0 : section.size)
     }
 
-    init(copying bytes: UnsafeRawBufferPointer) {
+    init(copying bytes: UnsafeRawBufferPointer, section: String, objectPath: String) {
+        self.objectPath = objectPath
+        self.section = section
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
         if bytes.count > 0 { copy.copyMemory(from: bytes) }
         buffer = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(copy)[0..<bytes.count])

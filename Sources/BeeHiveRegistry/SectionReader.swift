@@ -52,7 +52,7 @@ public enum SectionReader {
         if let problem = objectProblem(object) {
             diagnostics.append(RegistryDiagnostic(problem, objectPath: path))
         }
-        var sections: [(SectionBytes, String)] = []
+        var sections: [SectionBytes] = []
         sections.reserveCapacity(object.section_count)
         var recordCount = 0
         for index in 0..<object.section_count {
@@ -60,9 +60,9 @@ public enum SectionReader {
             let name = sectionName(section.name)
             switch bh_section_status(UInt32(section.status)) {
             case BH_SECTION_OK:
-                let bytes = SectionBytes(section: index, of: pointer)
-                recordCount += RecordParser.recordCount(in: bytes)
-                sections.append((bytes, name))
+                let bytes = SectionBytes(section: index, of: pointer, name: name, objectPath: path)
+                recordCount += RecordParser.estimatedRecordCount(in: bytes)
+                sections.append(bytes)
             case BH_SECTION_OUTSIDE_SEGMENT:
                 diagnostics.append(RegistryDiagnostic(.sectionOutsideSegment, objectPath: path, section: name))
             case BH_SECTION_TOO_LARGE:
@@ -72,8 +72,8 @@ public enum SectionReader {
             }
         }
         records.reserveCapacity(recordCount)
-        for (bytes, name) in sections {
-            RecordParser.parse(bytes, section: name, objectPath: path, into: &records, &diagnostics)
+        for bytes in sections {
+            RecordParser.parse(bytes, into: &records, &diagnostics)
         }
         return ObjectAnnotations(object: loaded, isAnnotated: object.annotated != 0, records: records, diagnostics: diagnostics)
     }
