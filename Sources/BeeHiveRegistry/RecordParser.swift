@@ -67,16 +67,18 @@ public enum RecordParser {
                         .malformedRecord(reason: "not NUL-terminated at the end of the section"),
                         objectPath: objectPath, section: section, record: printable(chunk)))
             } else {
-                switch layout(of: chunk, at: start) {
-                case .success(let layout) where expectedKinds & (1 << layout.kind.order) != 0:
-                    records.append(AnnotationRecord(bytes: bytes, layout: layout))
-                case .success(let layout):
-                    diagnostics.append(
-                        RegistryDiagnostic(
-                            .misplacedRecord(kind: layout.kind, expectedSection: layout.kind.section), objectPath: objectPath,
-                            section: section, record: printable(chunk)))
-                case .failure(let failure):
-                    diagnostics.append(RegistryDiagnostic(failure.kind, objectPath: objectPath, section: section, record: printable(chunk)))
+                do throws(Failure) {
+                    let layout = try layout(of: chunk, at: start)
+                    if expectedKinds & (1 << layout.kind.order) != 0 {
+                        records.append(AnnotationRecord(bytes: bytes, layout: layout))
+                    } else {
+                        diagnostics.append(
+                            RegistryDiagnostic(
+                                .misplacedRecord(kind: layout.kind, expectedSection: layout.kind.section), objectPath: objectPath,
+                                section: section, record: printable(chunk)))
+                    }
+                } catch {
+                    diagnostics.append(RegistryDiagnostic(error.kind, objectPath: objectPath, section: section, record: printable(chunk)))
                 }
             }
             start = end + 1
@@ -91,7 +93,8 @@ public enum RecordParser {
         func failure(_ kind: RegistryDiagnostic.Kind) -> Result<AnnotationRecord, RegistryDiagnostic> {
             .failure(RegistryDiagnostic(kind, objectPath: origin.objectPath, section: origin.section, record: printable(copy.buffer)))
         }
-        switch layout(of: copy.buffer, at: origin.offset) {
+        let result = Result { () throws(Failure) in try layout(of: copy.buffer, at: origin.offset) }
+        switch result {
         case .failure(let error): return failure(error.kind)
         case .success(let layout) where layout.kind.section != origin.section:
             return failure(.misplacedRecord(kind: layout.kind, expectedSection: layout.kind.section))
@@ -105,9 +108,10 @@ public enum RecordParser {
     /// Parses a record's text into what it declares; the error carries no object or section.
     public static func payload(of text: String) throws(RegistryDiagnostic) -> AnnotationRecord.Payload {
         let copy = Array(text.utf8).withUnsafeBytes { SectionBytes(copying: $0, section: "", objectPath: "") }
-        switch layout(of: copy.buffer, at: 0) {
-        case .success(let layout): return layout.payload(in: copy)
-        case .failure(let error): throw RegistryDiagnostic(error.kind, record: text)
+        do throws(Failure) {
+            return try layout(of: copy.buffer, at: 0).payload(in: copy)
+        } catch {
+            throw RegistryDiagnostic(error.kind, record: text)
         }
     }
 
@@ -117,12 +121,12 @@ public enum RecordParser {
     }
 
     /// Validates one record in place; `offset` is where it starts in its section.
-    static func layout(of bytes: UnsafeRawBufferPointer, at offset: Int) -> Result<RecordLayout, Failure> {
-        if bytes.count > maximumRecordLength { return .failure(Failure(kind: .oversizedRecord(length: bytes.count))) }
+    static func layout(of bytes: UnsafeRawBufferPointer, at offset: Int) throws(Failure) -> RecordLayout {
+        if bytes.count > maximumRecordLength { throw Failure(kind: .oversizedRecord(length: bytes.count)) }
         let ascii = isASCII(bytes)
-        if !ascii && String(validating: bytes, as: UTF8.self) == nil { return .failure(Failure(kind: .invalidUTF8)) }
+        if !ascii && String(validating: bytes, as: UTF8.self) == nil { throw Failure(kind: .invalidUTF8) }
         var record = Record(bytes: bytes, offset: offset, isASCII: ascii)
-        return Result { () throws(Failure) in try record.layout() }
+        return try record.layout()
     }
 
     /// ASCII is checked eight bytes at a time; anything else by the standard library, which is rare enough to
@@ -300,16 +304,16 @@ public enum RecordParser {
         private func isTypeName(_ range: Range<Int>) -> Bool {
             guard !range.isEmpty else { return false }
             if isASCII {
+                // Letters, digits, '_', '$' and '.', as a bitmap of the 128 ASCII bytes.
+                let low: UInt64 = 1 << 0x24 | 1 << 0x2E | 0x3FF << 0x30
+                let high: UInt64 = 0x07FF_FFFE_87FF_FFFE
                 var previousWasDot = true
                 for byte in bytes[range] {
-                    if byte == UInt8(ascii: ".") {
-                        if previousWasDot { return false }
-                        previousWasDot = true
-                    } else if isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") {
-                        previousWasDot = false
-                    } else {
-                        return false
-                    }
+                    let allowed = byte < 64 ? low >> UInt64(byte) : high >> UInt64(byte & 63)
+                    if allowed & 1 == 0 { return false }
+                    let isDot = byte == UInt8(ascii: ".")
+                    if isDot && previousWasDot { return false }
+                    previousWasDot = isDot
                 }
                 return !previousWasDot
             }
