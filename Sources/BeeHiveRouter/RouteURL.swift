@@ -1,6 +1,7 @@
 /// A URL split the way JLRoutes reads it, by one pass over its UTF-8 bytes and without Foundation.
 ///
-/// Components are byte ranges into the text, so parsing allocates nothing but the component list. The path
+/// Components are byte ranges into the text, the first eight stored inline, so parsing a typical URL allocates
+/// nothing. The path
 /// is the host (when it is not a domain name, an IP literal or `localhost`, or when the host is always a path
 /// component), then the path, then, when the fragment is a path (`#/view/42`), a fragment marker followed by
 /// the fragment's components. Empty components are skipped, so `a//b/` is `a`, `b`.
@@ -20,7 +21,7 @@ struct RouteURL {
     let text: String
     /// The byte offset of the scheme's `:`, or nil for a relative URL such as `/user/42`.
     let schemeEnd: Int?
-    private(set) var components: [Component]
+    private(set) var components: Components
     /// The query after `?`.
     private(set) var query: Range<Int>?
     /// The query inside the fragment (`#/view?x=1` or `#x=1&y=2`).
@@ -30,7 +31,7 @@ struct RouteURL {
         var text = text
         text.makeContiguousUTF8()
         self.text = text
-        var components: [Component] = []
+        var components = Components()
         var query: Range<Int>?
         var fragmentQuery: Range<Int>?
         let schemeEnd = Self.withBytes(of: text) { bytes in
@@ -109,7 +110,7 @@ struct RouteURL {
     /// Splits the URL and returns the offset of the scheme's `:`.
     private static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>, treatsHostAsPathComponent: Bool, readsLikeJLRoutes: Bool,
-        into components: inout [Component], query: inout Range<Int>?, fragmentQuery: inout Range<Int>?
+        into components: inout Components, query: inout Range<Int>?, fragmentQuery: inout Range<Int>?
     ) -> Int? {
         let schemeEnd = Self.schemeEnd(in: bytes)
         var start = schemeEnd.map { $0 + 1 } ?? 0
@@ -123,7 +124,6 @@ struct RouteURL {
             query = (question + 1)..<end
             end = question
         }
-        components.reserveCapacity(8)
 
         if end - start >= 2 && bytes[start] == UInt8(ascii: "/") && bytes[start + 1] == UInt8(ascii: "/") {
             let authorityEnd = bytes[(start + 2)..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
@@ -151,10 +151,10 @@ struct RouteURL {
             // `#top`: an anchor, not a path. JLRoutes glues it to the last component (`x#top`) when nothing
             // separates them.
             if readsLikeJLRoutes, query == nil, let last = components.last, last.end == fragment.lowerBound - 1, !last.isFragmentMarker {
-                components[components.count - 1] = Component(
+                components.replaceLast(with: Component(
                     start: last.start, end: fragment.upperBound, isFragmentMarker: false,
                     hasEscape: last.hasEscape || bytes[fragment].contains(UInt8(ascii: "%")),
-                    hasPlus: last.hasPlus || bytes[fragment].contains(UInt8(ascii: "+")))
+                    hasPlus: last.hasPlus || bytes[fragment].contains(UInt8(ascii: "+"))))
             }
         } else {
             appendFragmentPath(fragment, in: bytes, to: &components)
@@ -174,13 +174,13 @@ struct RouteURL {
         return nil
     }
 
-    private static func appendFragmentPath(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, to components: inout [Component]) {
+    private static func appendFragmentPath(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, to components: inout Components) {
         components.append(Component(start: range.lowerBound, end: range.lowerBound, isFragmentMarker: true, hasEscape: false, hasPlus: false))
         appendComponents(of: range, in: bytes, to: &components, splitting: true)
     }
 
     private static func appendComponents(
-        of range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, to components: inout [Component], splitting: Bool
+        of range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, to components: inout Components, splitting: Bool
     ) {
         var componentStart = range.lowerBound
         var hasEscape = false

@@ -399,9 +399,12 @@ public final class Router: Sendable {
     private func snapshot(for url: String) -> Snapshot {
         let name = RouteURL.lowercasedScheme(of: url)
         return state.withLock { state in
+            // Skipping lookups in empty dictionaries keeps hashing the scheme off the common path.
             var interceptors = state.globalInterceptors
-            if let name, let schemeInterceptors = state.schemeInterceptors[name] { interceptors += schemeInterceptors }
-            if let name, let table = state.schemes[name] {
+            if let name, !state.schemeInterceptors.isEmpty, let schemeInterceptors = state.schemeInterceptors[name] {
+                interceptors += schemeInterceptors
+            }
+            if let name, !state.schemes.isEmpty, let table = state.schemes[name] {
                 return Snapshot(
                     configuration: state.configuration, primary: table.trie, schemeTable: name,
                     fallback: table.fallsBackToGlobalRoutes ? state.global.trie : nil, interceptors: interceptors)
