@@ -101,7 +101,7 @@ public struct AnnotationGraph: Sendable, Hashable {
     public var dot: String {
         let types = Dictionary(uniqueKeysWithValues: typeNodes.map { ($0.name, $0.id) })
         var lines = [
-            "digraph BeeHive {", "  rankdir=LR;", "  node [shape=box, style=rounded, fontname=\"Helvetica\"];",
+            "digraph BeeHive {", "  rankdir=LR;", "  graph [fontname=\"Helvetica\"];", "  node [shape=box, style=rounded, fontname=\"Helvetica\"];",
             "  edge [fontname=\"Helvetica\", fontsize=10];",
         ]
         if !modules.isEmpty {

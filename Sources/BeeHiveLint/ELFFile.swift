@@ -88,6 +88,8 @@ final class ELFFile {
 
     /// A section's bytes, if the file holds exactly `size` of them.
     private static func contents(of section: OpaquePointer, size: UInt64) -> UnsafeRawBufferPointer? {
+        // An empty section has no buffer to point at.
+        if size == 0 { return UnsafeRawBufferPointer(start: nil, count: 0) }
         guard let data = elf_getdata(section, nil), let base = data.pointee.d_buf, UInt64(data.pointee.d_size) == size,
             size <= UInt64(Int.max)
         else { return nil }

@@ -79,7 +79,7 @@ struct AnnotationGraphTests {
 
     @Test func emptyGraphIsStillAGraph() {
         let graph = AnnotationGraph(records: [])
-        #expect(graph.dot == "digraph BeeHive {\n  rankdir=LR;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n}\n")
+        #expect(graph.dot == "digraph BeeHive {\n  rankdir=LR;\n  graph [fontname=\"Helvetica\"];\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n}\n")
         #expect(graph.mermaid == "flowchart LR\n")
     }
 }
