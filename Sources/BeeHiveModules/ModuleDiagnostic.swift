@@ -18,6 +18,8 @@ public struct ModuleDiagnostic: Sendable, CustomStringConvertible {
         case dependencyRemoved(module: String, dependents: [String])
         /// The environment variable holds no known environment; `dev` is used.
         case invalidEnvironment(variable: String, value: String)
+        /// A module configuration file has a top-level key this reader does not know; it is ignored.
+        case unknownConfigurationKey(path: String, key: String)
     }
 
     public let kind: Kind
@@ -29,7 +31,7 @@ public struct ModuleDiagnostic: Sendable, CustomStringConvertible {
     public var severity: Severity {
         switch kind {
         case .rejectedRecord, .hookFailed: .error
-        case .duplicateRegistration, .hookBlocked, .dependencyRemoved, .invalidEnvironment: .warning
+        case .duplicateRegistration, .hookBlocked, .dependencyRemoved, .invalidEnvironment, .unknownConfigurationKey: .warning
         }
     }
 
@@ -44,6 +46,8 @@ public struct ModuleDiagnostic: Sendable, CustomStringConvertible {
             "module \(module) was unregistered but \(dependents.joined(separator: ", ")) depend on it"
         case .invalidEnvironment(let variable, let value):
             "\(variable)='\(value)' is not an environment (dev, test, stage, prod); using dev"
+        case .unknownConfigurationKey(let path, let key):
+            "\(path): unknown top-level key '\(key)' ignored (a module list has 'moduleClasses' only; misspelt?)"
         }
     }
 }

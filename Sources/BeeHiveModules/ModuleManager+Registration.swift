@@ -34,21 +34,24 @@ extension ModuleManager {
 
     /// Registers the modules a configuration file lists: BeeHive's property list layout, or the same keys in
     /// JSON. Nothing is registered if any entry is wrong.
-    public func registerModules(fromConfigurationFileAt path: String) throws(ModuleError) {
+    @discardableResult
+    public func registerModules(fromConfigurationFileAt path: String) throws(ModuleError) -> [ModuleDiagnostic] {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try RegularFile.contents(atPath: path)
         } catch {
-            throw .invalidConfigurationFile(path: path, reason: "cannot be read: \(error.localizedDescription)")
+            throw .invalidConfigurationFile(path: path, reason: "cannot be read: \(error.reason)")
         }
-        try registerModules(fromConfiguration: data, path: path)
+        return try registerModules(fromConfiguration: data, path: path)
     }
 
     /// Registers the modules listed in configuration data; `path` names it in errors and sources.
-    public func registerModules(fromConfiguration data: Data, path: String) throws(ModuleError) {
-        let entries = try ModuleConfigurationFile.entries(in: data, path: path)
+    /// - Returns: Warnings about the file (unknown top-level keys), also logged and kept in `diagnostics`.
+    @discardableResult
+    public func registerModules(fromConfiguration data: Data, path: String) throws(ModuleError) -> [ModuleDiagnostic] {
+        let contents = try ModuleConfigurationFile.contents(of: data, path: path)
         var candidates: [Candidate] = []
-        for entry in entries {
+        for entry in contents.entries {
             let source = ModuleSource.configurationFile(path: path, entry: entry.index)
             candidates.append(
                 Candidate(
@@ -56,6 +59,9 @@ extension ModuleManager {
                     level: entry.level, priority: entry.priority, isAsync: entry.isAsync, source: source))
         }
         try register(candidates)
+        let warnings = contents.unknownKeys.map { ModuleDiagnostic(.unknownConfigurationKey(path: path, key: $0)) }
+        for warning in warnings { log.report(warning) }
+        return warnings
     }
 
     /// Takes in what the annotation registry found: registers the module records of `update.added` and

@@ -148,10 +148,9 @@ public final class ServiceManager: Sendable {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try RegularFile.contents(atPath: path)
         } catch {
-            throw ServiceError(
-                .invalidConfiguration(source: path, reason: "cannot read the file: \(error.localizedDescription)"))
+            throw ServiceError(.invalidConfiguration(source: path, reason: "cannot read the file: \(error.reason)"))
         }
         try registerServices(from: data, format: format, source: path)
     }
@@ -236,6 +235,16 @@ public final class ServiceManager: Sendable {
             } catch {
                 if case .missingArgument = error.kind, error.resolutionPath.count == context.path.count + 1 { continue }
                 errors.append(error)
+            }
+            // Code registrations name a real type; names read from files and records may name nothing.
+            let textual = state.withLock { state in
+                state.registrations[key]?.first { registration in
+                    if case .code = registration.source { return false }
+                    return true
+                }?.source
+            }
+            if let textual, knownType(named: key.service) == nil {
+                errors.append(ServiceError(.unknownService(service: key.service, source: textual)))
             }
         }
         if !errors.isEmpty {
