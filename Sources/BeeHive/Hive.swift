@@ -122,6 +122,32 @@ public final class Hive: Sendable {
         return found
     }
 
+    /// Every annotation of the loaded objects that is not in use, and why, naming its object file and record:
+    /// modules, route handlers and targets whose type does not resolve or conform (refused when delivered),
+    /// modules still waiting for a dependency, and annotated services whose implementation type does not
+    /// resolve or is no `ServiceImplementation` (checked now: lookups resolve it lazily). Creates nothing.
+    /// `HiveHost.start()` runs it.
+    public func validateAnnotations() -> [HiveDiagnostic] {
+        var found = serviceRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
+        for (record, token) in serviceRecords.registrations {
+            guard let error = services.implementationProblem(of: token) else { continue }
+            let kind: RegistryDiagnostic.Kind =
+                switch error.kind {
+                case .notConstructible(_, let implementation):
+                    .nonConformingType(name: implementation, expected: "ServiceImplementation")
+                case .implementationNotFound(_, let implementation): .unresolvedType(name: implementation)
+                default: .malformedRecord(reason: error.description)
+                }
+            found.append(
+                .registry(
+                    RegistryDiagnostic(kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text)))
+        }
+        found += routeRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
+        found += targetRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
+        found += moduleRecords.problems.map { HiveDiagnostic.module($0.diagnostic) }
+        return found
+    }
+
     /// Loads a plugin and registers what it carries: its modules catch up on setUp, init and splash if the
     /// modules have started. The plugin must link the dynamic `BeeHive` library (see the README).
     ///

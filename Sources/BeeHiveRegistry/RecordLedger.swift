@@ -11,6 +11,8 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
         var tokens: [AnnotationRecord: Consumer.Token] = [:]
         /// Records whose consumer said `.pending`, in arrival order.
         var pending: [AnnotationRecord] = []
+        /// Why the records refused or pending now were, while their objects stay loaded.
+        var problems: [AnnotationRecord: Consumer.Diagnostic] = [:]
     }
 
     private let state = Locked(State())
@@ -43,10 +45,13 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
                 switch outcome {
                 case .registered(let token):
                     state.tokens[record] = token
+                    state.problems[record] = nil
                 case .refused(let diagnostic):
                     diagnostics.append(diagnostic)
+                    state.problems[record] = diagnostic
                 case .pending(let diagnostic):
                     state.pending.append(record)
+                    state.problems[record] = diagnostic
                     if index >= waiting.count { diagnostics.append(diagnostic) }
                 }
             }
@@ -62,6 +67,7 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
         let tokens = state.withLock { state in
             let gone = Set(leaving)
             state.pending.removeAll { gone.contains($0) }
+            for record in leaving { state.problems[record] = nil }
             return leaving.compactMap { state.tokens.removeValue(forKey: $0) }
         }
         return tokens.isEmpty ? [] : consumer.unregister(tokens)
@@ -70,5 +76,20 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     /// The records waiting for something to arrive (a module's dependency).
     public var pendingRecords: [AnnotationRecord] {
         state.withLock { $0.pending }
+    }
+
+    /// What is wrong now: a diagnostic for each record of a loaded object that was refused or still waits,
+    /// in record order.
+    public var problems: [(record: AnnotationRecord, diagnostic: Consumer.Diagnostic)] {
+        state.withLock { state in
+            state.problems.map { ($0.key, $0.value) }.sorted { ($0.0.origin.objectPath, $0.0.origin.offset) < ($1.0.origin.objectPath, $1.0.origin.offset) }
+        }
+    }
+
+    /// Every record registered, with what it became.
+    public var registrations: [(record: AnnotationRecord, token: Consumer.Token)] {
+        state.withLock { state in
+            state.tokens.map { ($0.key, $0.value) }.sorted { ($0.0.origin.objectPath, $0.0.origin.offset) < ($1.0.origin.objectPath, $1.0.origin.offset) }
+        }
     }
 }

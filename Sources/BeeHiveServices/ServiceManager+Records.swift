@@ -40,6 +40,17 @@ extension ServiceManager: RecordConsumer {
         return []
     }
 
+    /// Why the implementation type of a registration made from a record cannot be used (not found, or not
+    /// `ServiceImplementation`), or nil when it can. Creates nothing.
+    package func implementationProblem(of token: Token) -> ServiceError? {
+        do {
+            _ = try token.registration.factory()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Takes in the service annotations of a registry update: registers the added records' services and
     /// unregisters those of the removed records (objects unloaded). `Hive` does this for you.
     public func apply(_ update: RegistryUpdate) {
