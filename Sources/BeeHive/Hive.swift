@@ -86,6 +86,7 @@ public final class Hive: Sendable {
         self.mediator = mediator
         self.logger = logger
         state = Locked(State(diagnostics: DiagnosticHistory(limit: diagnosticLimit)))
+        modules.hub.withLock { $0 = WeakHub(self) }
     }
 
     /// Takes in the annotations of objects loaded or unloaded since the last call and hands them to the

@@ -60,6 +60,9 @@ public final class ModuleManager: Sendable {
     let state: Locked<State>
     let log: DiagnosticLog
     let logger: Logger
+    /// The hub this manager belongs to (a `Hive`), held weakly since the hub holds the manager, so that hooks
+    /// reach its services, router and mediator through their context.
+    package let hub = Locked(WeakHub())
     /// What `apply(_:)` registered from records; the hub keeps its own.
     let ledger = RecordLedger<ModuleManager>()
     let asyncQueue = DispatchQueue(label: "beehive.modules.async-init", attributes: .concurrent)
@@ -140,5 +143,14 @@ public final class ModuleManager: Sendable {
         }
         state.snapshot = snapshot
         return snapshot
+    }
+}
+
+/// A weak reference to the hub a manager belongs to.
+package struct WeakHub {
+    package weak var object: AnyObject?
+
+    package init(_ object: AnyObject? = nil) {
+        self.object = object
     }
 }

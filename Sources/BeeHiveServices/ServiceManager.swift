@@ -237,7 +237,8 @@ public final class ServiceManager: Sendable {
         _ service: Service.Type, name: String?, arguments: ServiceArguments, context: ResolutionContext
     ) throws(ServiceError) -> Service {
         if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
-        return try resolveUncached(service, name: name, arguments: arguments, context: context)
+        // A resolver kept past its factory (by a task the factory started) starts a chain of its own.
+        return try resolveUncached(service, name: name, arguments: arguments, context: context.isLive ? context : .fresh())
     }
 
     /// Every lookup the cache cannot answer ends here. `context` is the resolver's chain, or nil for a call on
@@ -335,6 +336,10 @@ public final class ServiceManager: Sendable {
     ) throws(ServiceError) -> Any {
         var arguments = arguments
         arguments.service = key.description
+        var context = context
+        let run = FactoryRun()
+        context.run = run
+        defer { run.finish() }
         let resolver = ServiceResolver(manager: self, context: context)
         do {
             let factory = try registration.factory()

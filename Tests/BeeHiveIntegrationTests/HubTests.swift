@@ -165,3 +165,35 @@ final class HubDependentModule: Module, @unchecked Sendable {
         #expect(hive.diagnostics.last.map { "\($0)".contains("NoSuchModule20") } == true)
     }
 }
+
+/// Reaches the hive's managers through its hook's context, not through a global.
+final class HubContextModule: Module, @unchecked Sendable {
+    init() {}
+    func setUp(_ context: ModuleContext) throws {
+        guard let services = context.services, let router = context.router, let mediator = context.mediator else {
+            hiveEvents.add("hub-context.setUp no hive")
+            return
+        }
+        services.register((any HubOrderService).self) { resolver, arguments in HubOrderServiceImpl(resolver: resolver, arguments: arguments) }
+        try router.addRoute("/context")
+        mediator.register(HubOrderTarget.self, as: "context")
+        hiveEvents.add("hub-context.setUp \(context.hive != nil)")
+    }
+}
+
+@Suite struct HubContextTests {
+    @Test func hooksReachTheHivesManagersThroughTheirContext() async throws {
+        let hive = Hive(registry: AnnotationRegistry(source: ScriptedSource()))
+        try hive.modules.register(HubContextModule.self)
+        try await HiveHost(hive: hive).start()
+        #expect(hiveEvents.entries(withPrefix: "hub-context.") == ["setUp true"])
+        #expect(try hive.services.resolve((any HubOrderService).self).name() == "order service")
+        #expect(hive.router.canRoute("/context"))
+        #expect(hive.mediator.canPerform(target: "context", action: "ping"))
+    }
+
+    @Test func customEventConstantsNeedNoTry() {
+        #expect(CustomEvent(offset: 1).value == 1001)
+        #expect(ModuleError.missingDependency(module: "A", dependency: "B") == .missingDependency(module: "A", dependency: "B"))
+    }
+}
