@@ -182,7 +182,7 @@ struct DemoTests {
         let server = try BackgroundProcess(Self.app, ["--serve"])
         defer { server.stop() }
         try server.waitForOutput("== Serving as process")
-        // The host arms its signal sources after printing: send nothing before the handlers are in place.
+        // The host arms its signal sources before the first hook and the ready line comes after; checked anyway.
         try server.waitForCaughtSignals([SIGHUP, SIGTERM])
         kill(server.process.processIdentifier, SIGHUP)
         try server.waitForOutput("[Catalog] reload")

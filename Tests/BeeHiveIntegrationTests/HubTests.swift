@@ -1,6 +1,7 @@
 import BeeHive
 import BeeHiveLocks
 import Foundation
+import Logging
 import Testing
 
 /// The hives the hub tests' modules call back into, by test.
@@ -195,5 +196,24 @@ final class HubContextModule: Module, @unchecked Sendable {
     @Test func customEventConstantsNeedNoTry() {
         #expect(CustomEvent(offset: 1).value == 1001)
         #expect(ModuleError.missingDependency(module: "A", dependency: "B") == .missingDependency(module: "A", dependency: "B"))
+    }
+}
+
+/// The README's `Hive.bootstrap` example, as written there.
+func readmeBootstrap() throws {
+    try Hive.bootstrap {
+        Hive(modules: ModuleManager(configuration: .init(isProfilingEnabled: true)), logger: Logger(label: "app"))
+    }
+}
+
+@Suite struct ReadmeBootstrapTests {
+    @Test func theReadmesBootstrapCompilesAndIsRefusedOnceSharedIsInUse() {
+        _ = Hive.shared
+        #expect {
+            try readmeBootstrap()
+        } throws: { error in
+            guard case HiveError.alreadyBootstrapped = error else { return false }
+            return true
+        }
     }
 }
