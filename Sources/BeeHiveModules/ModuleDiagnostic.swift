@@ -14,6 +14,9 @@ public struct ModuleDiagnostic: Sendable, CustomStringConvertible {
         case rejectedRecord(ModuleError)
         case hookFailed(HookFailure)
         case hookBlocked(WatchdogReport)
+        /// An annotated module that arrived after start before its dependency; it is registered when the
+        /// dependency is (a plugin loaded later, say).
+        case waitingForDependency(module: String, dependency: String, source: ModuleSource)
         /// The module was unregistered while others still name it as a dependency.
         case dependencyRemoved(module: String, dependents: [String])
         /// The environment variable holds no known environment; `dev` is used.
@@ -31,7 +34,8 @@ public struct ModuleDiagnostic: Sendable, CustomStringConvertible {
     public var severity: Severity {
         switch kind {
         case .rejectedRecord, .hookFailed: .error
-        case .duplicateRegistration, .hookBlocked, .dependencyRemoved, .invalidEnvironment, .unknownConfigurationKey: .warning
+        case .duplicateRegistration, .hookBlocked, .dependencyRemoved, .invalidEnvironment, .unknownConfigurationKey,
+            .waitingForDependency: .warning
         }
     }
 
@@ -42,6 +46,8 @@ public struct ModuleDiagnostic: Sendable, CustomStringConvertible {
         case .rejectedRecord(let error): error.description
         case .hookFailed(let failure): failure.description
         case .hookBlocked(let report): report.description
+        case .waitingForDependency(let module, let dependency, let source):
+            "module \(module) from \(source) depends on \(dependency), which is not registered; it will be registered when \(dependency) is"
         case .dependencyRemoved(let module, let dependents):
             "module \(module) was unregistered but \(dependents.joined(separator: ", ")) depend on it"
         case .invalidEnvironment(let variable, let value):

@@ -61,8 +61,8 @@ public final class Router: Sendable {
     }
 
     private let state: Locked<State>
-    /// The routes `apply(_:)` registered, by the record that declared them.
-    let annotatedRoutes = Locked<[AnnotationRecord: RouteID]>([:])
+    /// What `apply(_:)` registered from records; the hub keeps its own.
+    let ledger = RecordLedger<Router>()
     let logger: Logger
 
     public init(
