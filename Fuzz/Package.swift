@@ -18,6 +18,15 @@ let package = Package(
             name: "RecordParserFuzzer",
             dependencies: ["FuzzerDriver", .product(name: "BeeHive", package: beehive)]
         ),
+        // The router's pattern parser and URL reader (scripts/fuzz).
+        .executableTarget(
+            name: "RoutePatternFuzzer",
+            dependencies: ["FuzzerDriver", .product(name: "BeeHive", package: beehive)]
+        ),
+        .executableTarget(
+            name: "RouteURLFuzzer",
+            dependencies: ["FuzzerDriver", .product(name: "BeeHive", package: beehive)]
+        ),
         .executableTarget(
             name: "ReadObjectFiles",
             dependencies: [.product(name: "BeeHive", package: beehive)]

@@ -177,35 +177,42 @@ struct RouteTrie: Sendable {
                                 let index = Int(step.index)
                                 let captured = Int(step.captured)
                                 if step.viaVariable { captures[captured - 1] = index - 1 }
-                                let node = Int(step.node)
-                                if !nodes[node].wildcardRoutes.isEmpty {
-                                    visit(nodes[node].wildcardRoutes, UnsafeBufferPointer(start: captures, count: captured), index)
+                                // Through a pointer, so reading a node's fields retains nothing.
+                                let node = nodes.baseAddress! + Int(step.node)
+                                if !node.pointee.wildcardRoutes.isEmpty {
+                                    visit(node.pointee.wildcardRoutes, UnsafeBufferPointer(start: captures, count: captured), index)
                                 }
                                 guard index < count else {
-                                    if !nodes[node].routes.isEmpty {
-                                        visit(nodes[node].routes, UnsafeBufferPointer(start: captures, count: captured), nil)
+                                    if !node.pointee.routes.isEmpty {
+                                        visit(node.pointee.routes, UnsafeBufferPointer(start: captures, count: captured), nil)
                                     }
                                     continue
                                 }
                                 let component = components[index]
                                 if component.isFragmentMarker {
-                                    let fragment = nodes[node].fragment
+                                    let fragment = node.pointee.fragment
                                     if fragment >= 0 {
                                         stack[depth] = Step(node: fragment, index: step.index + 1, captured: step.captured, viaVariable: false)
                                         depth += 1
                                     }
                                     continue
                                 }
-                                let variable = nodes[node].variable
+                                let variable = node.pointee.variable
                                 if variable >= 0 {
                                     stack[depth] = Step(node: variable, index: step.index + 1, captured: step.captured + 1, viaVariable: true)
                                     depth += 1
                                 }
-                                if !nodes[node].literals.isEmpty,
-                                    let child = Self.literalChild(of: nodes[node], for: component, in: bytes)
-                                {
-                                    stack[depth] = Step(node: child, index: step.index + 1, captured: step.captured, viaVariable: false)
-                                    depth += 1
+                                if !node.pointee.literals.isEmpty {
+                                    // Literals are stored decoded, so a component with escapes is decoded first.
+                                    let raw = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
+                                    let child =
+                                        component.hasEscape
+                                        ? node.pointee.literals.child(for: PercentDecoding.decode(raw, plusAsSpace: false))
+                                        : node.pointee.literals.child(for: raw)
+                                    if let child {
+                                        stack[depth] = Step(node: child, index: step.index + 1, captured: step.captured, viaVariable: false)
+                                        depth += 1
+                                    }
                                 }
                             }
                         }
@@ -213,13 +220,6 @@ struct RouteTrie: Sendable {
                 }
             }
         }
-    }
-
-    /// Literals are stored decoded, so a component with escapes is decoded before the lookup.
-    private static func literalChild(of node: Node, for component: RouteURL.Component, in bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
-        let raw = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
-        guard component.hasEscape else { return node.literals.child(for: raw) }
-        return node.literals.child(for: PercentDecoding.decode(raw, plusAsSpace: false))
     }
 
     /// Scratch memory for one walk: on the stack when small, on the heap when the URL is deep.

@@ -6,15 +6,25 @@
 /// component), then the path, then, when the fragment is a path (`#/view/42`), a fragment marker followed by
 /// the fragment's components. Empty components are skipped, so `a//b/` is `a`, `b`.
 struct RouteURL {
+    /// Three words with no tail padding (its size is its stride), so that eight of them stored inline can be read
+    /// as one buffer.
     struct Component {
         let start: Int
         let end: Int
+        private let flags: Int
+
+        init(start: Int, end: Int, isFragmentMarker: Bool, hasEscape: Bool, hasPlus: Bool) {
+            self.start = start
+            self.end = end
+            flags = (isFragmentMarker ? 1 : 0) | (hasEscape ? 2 : 0) | (hasPlus ? 4 : 0)
+        }
+
         /// The position of `#`: a fragment path starts after it. Only a pattern's own `#` matches it.
-        let isFragmentMarker: Bool
+        var isFragmentMarker: Bool { flags & 1 != 0 }
         /// Whether the bytes hold `%`, so that comparing or reading them needs decoding.
-        let hasEscape: Bool
+        var hasEscape: Bool { flags & 2 != 0 }
         /// Whether the bytes hold `+`, which values may read as a space.
-        let hasPlus: Bool
+        var hasPlus: Bool { flags & 4 != 0 }
     }
 
     /// The URL, stored contiguously so its bytes can be read in place.

@@ -11,6 +11,7 @@ extension RouteURL {
         private(set) var count = 0
 
         init() {
+            assert(MemoryLayout<Component>.size == MemoryLayout<Component>.stride, "inline components would overlap")
             let empty = Component(start: 0, end: 0, isFragmentMarker: false, hasEscape: false, hasPlus: false)
             inline = (empty, empty, empty, empty, empty, empty, empty, empty)
         }

@@ -114,6 +114,17 @@ public final class Router: Sendable {
             handlerDescription: String(reflecting: Handler.self), origin: "\(fileID):\(line)")[0]
     }
 
+    /// The same for routes declared elsewhere than in Swift code (annotation records): `origin` says where, for
+    /// ``routeTableDescription``.
+    @discardableResult
+    func addRoute<Handler: RouteHandler>(
+        _ pattern: String, scheme: String?, priority: Int, handlerType: Handler.Type, origin: String
+    ) throws(RoutePatternError) -> RouteID {
+        try register(
+            [pattern], scheme: scheme, priority: priority, handler: { parameters in Handler().handle(parameters) },
+            handlerDescription: String(reflecting: Handler.self), origin: origin)[0]
+    }
+
     func register(
         _ patterns: [String], scheme: String?, priority: Int, handler: @escaping Handler, handlerDescription: String, origin: String
     ) throws(RoutePatternError) -> [RouteID] {

@@ -90,4 +90,24 @@ import Testing
         #expect(router.routes().count == 1)
         #expect(router.match("/same/x")?.route.priority == -1)
     }
+
+    @Test func removalKeepsEveryOtherRouteOfANodeInRankOrder() throws {
+        let router = Router()
+        var ids: [Int: RouteID] = [:]
+        let tried = Mutex<[Int]>([])
+        // Priorities 2, 1, 0 interleaved at one node, plus optional-group expansions that end there too.
+        for index in 0..<60 {
+            ids[index] = try router.addRoute(index % 4 == 0 ? "/n(/:x)" : "/n/:x", priority: index % 3) { _ in
+                tried.withLock { $0.append(index) }
+                return false
+            }
+        }
+        for index in stride(from: 0, to: 60, by: 5) { #expect(router.removeRoute(ids[index]!)) }
+        try router.route("/n/1")
+        let kept = (0..<60).filter { $0 % 5 != 0 }.sorted { ($0 % 3, $1) > ($1 % 3, $0) }
+        #expect(tried.withLock { $0 } == kept)
+        tried.withLock { $0 = [] }
+        try router.route("/n")
+        #expect(tried.withLock { $0 } == kept.filter { $0 % 4 == 0 })
+    }
 }

@@ -25,4 +25,28 @@ struct LinearRouter {
         }
         return nil
     }
+
+    /// Tries every route in order, as JLRoutes does when each handler declines; returns how many matched.
+    func routeDeclining(_ path: String) -> Int {
+        let parts = path.split(separator: "/")
+        var matched = 0
+        for route in routes where route.components.count == parts.count {
+            var parameters: [(name: String, value: Substring)] = []
+            var fits = true
+            for (component, part) in zip(route.components, parts) {
+                switch component {
+                case .literal(let literal): fits = literal == part
+                case .variable(let name): parameters.append((name, part))
+                }
+                if !fits { break }
+            }
+            if fits {
+                matched += 1
+                blackHoleParameters(parameters)
+            }
+        }
+        return matched
+    }
 }
+
+@inline(never) func blackHoleParameters(_ parameters: [(name: String, value: Substring)]) {}

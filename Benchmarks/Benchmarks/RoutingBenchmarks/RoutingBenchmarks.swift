@@ -50,6 +50,7 @@ let benchmarks: @Sendable () -> Void = {
             routes.prepareLinear()
         }
     }
+    scaleBenchmarks()
 }
 
 /// Builds only the router the benchmark running in this process needs (each benchmark has its own process),
