@@ -10,6 +10,13 @@ extension ModuleManager {
         let priority: Int
         let isAsync: Bool
         let source: ModuleSource
+        /// Named by the annotation (`depends=`), besides those the type declares.
+        var annotatedDependencies: [String] = []
+    }
+
+    /// The code's dependencies, then the annotation's that the code does not name.
+    private static func merged(_ code: [String], _ annotated: [String]) -> [String] {
+        code + annotated.filter { !code.contains($0) }
     }
 
     /// Registers a module made with `M()` (BeeHive's `registerDynamicModule:`). After `start()`, it is set
@@ -97,7 +104,7 @@ extension ModuleManager {
                 candidates.append(
                     Candidate(
                         type: type, instance: nil, level: annotation.level, priority: annotation.priority,
-                        isAsync: annotation.isAsync, source: source))
+                        isAsync: annotation.isAsync, source: source, annotatedDependencies: annotation.dependencies))
             } catch {
                 let diagnostic = ModuleDiagnostic(.rejectedRecord(error))
                 log.report(diagnostic)
@@ -169,7 +176,8 @@ extension ModuleManager {
                 module: candidate.instance ?? candidate.type.init(),
                 descriptor: ModuleDescriptor(
                     name: candidate.type.moduleName, level: candidate.level, priority: candidate.priority,
-                    isAsync: candidate.isAsync, dependencies: candidate.type.dependencies.map(\.name),
+                    isAsync: candidate.isAsync,
+                    dependencies: Self.merged(candidate.type.dependencies.map(\.name), candidate.annotatedDependencies),
                     source: candidate.source))
         }
 
