@@ -11,6 +11,8 @@ let package = Package(
         .executable(name: "beehive", targets: ["BeeHiveCLI"]),
         // Separate from BeeHive so that users who annotate in C only never build swift-syntax.
         .library(name: "BeeHiveAnnotations", targets: ["BeeHiveAnnotations"]),
+        // The offline readers behind `beehive inspect`, `lint` and `graph`, for tools and the fuzzers.
+        .library(name: "BeeHiveLint", targets: ["BeeHiveLint"]),
         // `swift package beehive-lint`: lints the package's built executables and libraries, for CI.
         .plugin(name: "BeeHiveLintPlugin", targets: ["BeeHiveLintPlugin"]),
     ],

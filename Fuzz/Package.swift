@@ -28,6 +28,14 @@ let package = Package(
             dependencies: ["FuzzerDriver", .product(name: "BeeHive", package: beehive)]
         ),
         .executableTarget(
+            name: "LintReaderFuzzer",
+            dependencies: ["FuzzerDriver", .product(name: "BeeHiveLint", package: beehive)]
+        ),
+        .executableTarget(
+            name: "ConfigFileFuzzer",
+            dependencies: ["FuzzerDriver", .product(name: "BeeHive", package: beehive)]
+        ),
+        .executableTarget(
             name: "ReadObjectFiles",
             dependencies: [.product(name: "BeeHive", package: beehive)]
         ),

@@ -9,7 +9,7 @@
  * Each annotation is one NUL-terminated string, stored inline (never a pointer: under PIE a pointer on disk
  * is zero or unrelocated), so `readelf -p beehive_mods app` prints one readable line per annotation.
  * Record syntax, version 1, fields separated by '|':
- *   beehive:1|module|<Type>|level=<basic|normal>|priority=<int>|async=<0|1>
+ *   beehive:1|module|<Type>|level=<basic|normal>|priority=<int>|async=<0|1>[|depends=<Type>,<Type>...]
  *   beehive:1|service|<Protocol>|<Type>|scope=<transient|singleton|named|weak>|name=<name>
  *   beehive:1|route|<pattern>|<Type>|scheme=<scheme>|priority=<int>
  *   beehive:1|target|<name>|<Type>
@@ -147,6 +147,15 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
     BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
     BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" #type "|level=" #level \
         "|priority=" #priority "|async=" BEEHIVE_CAT_(BEEHIVE_INIT_FLAG_, init))
+/* BeeHiveModuleDepends(App.Module, basic|normal, priority, sync|async, "App.Network,App.Account"): a module that
+   is set up after the modules named, which are module type names separated by ',' without spaces. */
+#define BeeHiveModuleDepends(type, level, priority, init, dependencies) \
+    BEEHIVE_NO_SEPARATOR_(#type) BEEHIVE_NO_SEPARATOR_(dependencies) \
+    BEEHIVE_STATIC_ASSERT_(beehive_level_##level >= 0, "level is basic or normal"); \
+    BEEHIVE_STATIC_ASSERT_(beehive_init_##init >= 0, "init is sync or async"); \
+    BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
+    BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" #type "|level=" #level \
+        "|priority=" #priority "|async=" BEEHIVE_CAT_(BEEHIVE_INIT_FLAG_, init) "|depends=" dependencies)
 #define BEEHIVE_INIT_FLAG_sync "0"
 #define BEEHIVE_INIT_FLAG_async "1"
 

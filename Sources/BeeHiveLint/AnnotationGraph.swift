@@ -3,14 +3,17 @@ import BeeHiveRegistry
 /// What a set of binaries declares, as a graph: modules in launch order, services to their implementations,
 /// routes to their handlers and mediator targets to their types. Written as Graphviz DOT or as Mermaid.
 ///
-/// Read offline from the records; the order of modules is `ModuleOrder`'s rule without dependencies (which
-/// records do not carry): level (basic first), then priority (higher first), then name.
+/// Read offline from the records; modules are in `ModuleOrder`'s order over their annotated dependencies
+/// (`depends=`): dependencies first, then level (basic first), priority (higher first) and name. Dependencies
+/// declared only in code are not in the files, so not in the graph.
 public struct AnnotationGraph: Sendable, Hashable {
     public struct Module: Sendable, Hashable {
         public let typeName: String
         public let level: ModuleLevel
         public let priority: Int
         public let isAsync: Bool
+        /// From the record's `depends` attribute.
+        public let dependencies: [String]
     }
 
     public struct Service: Sendable, Hashable {
@@ -46,7 +49,10 @@ public struct AnnotationGraph: Sendable, Hashable {
         for record in records {
             switch record.payload {
             case .module(let module):
-                modules.append(Module(typeName: module.typeName, level: module.level, priority: module.priority, isAsync: module.isAsync))
+                modules.append(
+                    Module(
+                        typeName: module.typeName, level: module.level, priority: module.priority, isAsync: module.isAsync,
+                        dependencies: module.dependencies))
             case .service(let service):
                 services.append(
                     Service(protocolName: service.protocolName, name: service.name, implementation: service.typeName, scope: service.scope))
@@ -56,14 +62,32 @@ public struct AnnotationGraph: Sendable, Hashable {
                 targets.append(Target(name: target.name, typeName: target.typeName))
             }
         }
-        self.modules = Array(Set(modules)).sorted { a, b in
-            (a.level == .basic ? 0 : 1, -a.priority, a.typeName) < (b.level == .basic ? 0 : 1, -b.priority, b.typeName)
-        }
+        self.modules = Self.launchOrder(modules)
         self.services = Array(Set(services)).sorted {
             ($0.protocolName, $0.name ?? "", $0.implementation) < ($1.protocolName, $1.name ?? "", $1.implementation)
         }
         self.routes = Array(Set(routes)).sorted { ($0.scheme ?? "", $0.pattern, $0.handler) < ($1.scheme ?? "", $1.pattern, $1.handler) }
         self.targets = Array(Set(targets)).sorted { ($0.name, $0.typeName) < ($1.name, $1.typeName) }
+    }
+
+    /// `ModuleOrder`'s rule: among the modules whose dependencies are placed, the first by level (basic first),
+    /// priority (higher first) and name goes next; modules caught in a cycle come last, in rank order.
+    private static func launchOrder(_ modules: [Module]) -> [Module] {
+        var remaining = Array(Set(modules)).sorted { a, b in
+            (a.level == .basic ? 0 : 1, -a.priority, a.typeName) < (b.level == .basic ? 0 : 1, -b.priority, b.typeName)
+        }
+        let names = Set(remaining.map(\.typeName))
+        var placed = Set<String>()
+        var order: [Module] = []
+        while !remaining.isEmpty {
+            let next = remaining.firstIndex { module in
+                module.dependencies.allSatisfy { placed.contains($0) || !names.contains($0) }
+            } ?? 0
+            let module = remaining.remove(at: next)
+            placed.insert(module.typeName)
+            order.append(module)
+        }
+        return order
     }
 
     /// Reads the files offline; records that do not parse are left out (inspect and lint report them).
@@ -83,6 +107,14 @@ public struct AnnotationGraph: Sendable, Hashable {
 
     private func routeLabel(_ route: Route) -> [String] {
         [(route.scheme.map { "\($0)://" } ?? "") + route.pattern] + (route.priority != 0 ? ["priority \(route.priority)"] : [])
+    }
+
+    /// (dependent, dependency) module indices, for dependencies that are modules of the graph.
+    private var dependencyEdges: [(Int, Int)] {
+        let index = Dictionary(modules.enumerated().map { ($1.typeName, $0) }, uniquingKeysWith: { first, _ in first })
+        return modules.enumerated().flatMap { position, module in
+            module.dependencies.compactMap { index[$0].map { (position, $0) } }
+        }
     }
 
     /// Node identifiers for the types on the right-hand side of services, routes and targets: one node per type,
@@ -113,6 +145,7 @@ public struct AnnotationGraph: Sendable, Hashable {
             for index in modules.indices.dropLast() {
                 lines.append("    m\(index) -> m\(index + 1) [style=dashed, arrowhead=open];")
             }
+            for (index, dependency) in dependencyEdges { lines.append("    m\(index) -> m\(dependency) [label=\"needs\"];") }
             lines.append("  }")
         }
         func cluster(_ name: String, _ label: String, _ nodes: [(id: String, label: [String], shape: String)]) {
@@ -157,6 +190,7 @@ public struct AnnotationGraph: Sendable, Hashable {
                 lines.append("    m\(index)[\(Self.mermaidString(moduleLabel(module, at: index)))]")
             }
             for index in modules.indices.dropLast() { lines.append("    m\(index) -.-> m\(index + 1)") }
+            for (index, dependency) in dependencyEdges { lines.append("    m\(index) -->|needs| m\(dependency)") }
             lines.append("  end")
         }
         func cluster(_ name: String, _ label: String, _ nodes: [(id: String, text: String)]) {

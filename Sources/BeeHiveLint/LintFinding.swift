@@ -5,6 +5,7 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     /// What a type name in a record is used for; named in messages.
     public enum Role: String, Sendable, Hashable {
         case module = "module type"
+        case moduleDependency = "module dependency"
         case serviceProtocol = "service protocol"
         case serviceImplementation = "service implementation"
         case routeHandler = "route handler"

@@ -96,7 +96,8 @@ public enum Linter {
     private static func problems(of record: AnnotationRecord, in inventory: TypeInventory) -> [LintFinding.Kind] {
         switch record.payload {
         case .module(let module):
-            return [problem(with: module.typeName, role: .module, in: inventory)].compactMap { $0 }
+            return ([problem(with: module.typeName, role: .module, in: inventory)]
+                + module.dependencies.map { problem(with: $0, role: .moduleDependency, in: inventory) }).compactMap { $0 }
         case .service(let service):
             return [
                 problem(with: service.protocolName, role: .serviceProtocol, in: inventory),

@@ -32,7 +32,7 @@ extension ModuleManager: RecordConsumer {
                 candidates.append(
                     (index, Candidate(
                         type: type, instance: nil, level: annotation.level, priority: annotation.priority,
-                        isAsync: annotation.isAsync, source: source)))
+                        isAsync: annotation.isAsync, source: source, annotatedDependencies: annotation.dependencies)))
             } catch {
                 outcomes[index] = .refused(ModuleDiagnostic(.rejectedRecord(error)))
             }

@@ -10,6 +10,14 @@ extension ModuleManager {
         let priority: Int
         let isAsync: Bool
         let source: ModuleSource
+        /// Named by the annotation (`depends=`), besides those the type declares.
+        var annotatedDependencies: [String] = []
+
+        /// The code's dependencies, then the annotation's that the code does not name.
+        var dependencyNames: [String] {
+            let code = type.dependencies.map(\.name)
+            return code + annotatedDependencies.filter { !code.contains($0) }
+        }
     }
 
     /// Registers a module made with `M()` (BeeHive's `registerDynamicModule:`). After `start()`, it is set
@@ -171,7 +179,7 @@ extension ModuleManager {
                     module: candidate.instance ?? candidate.type.init(),
                     descriptor: ModuleDescriptor(
                         name: candidate.type.moduleName, level: candidate.level, priority: candidate.priority,
-                        isAsync: candidate.isAsync, dependencies: candidate.type.dependencies.map(\.name),
+                        isAsync: candidate.isAsync, dependencies: candidate.dependencyNames,
                         source: candidate.source))
             )
         }
@@ -241,7 +249,7 @@ extension ModuleManager {
     /// can go ahead, with the first such dependency.
     private static func missingDependencies(of candidates: [Candidate], in state: State) -> [(Int, String)] {
         let names = candidates.map { candidate in candidate.type.moduleName }
-        let dependencies = candidates.map { candidate in candidate.type.dependencies.map { dependency in dependency.name } }
+        let dependencies = candidates.map(\.dependencyNames)
         var available = Set(state.entriesByName.keys).union(names)
         var missing: [Int: String] = [:]
         var changed = true

@@ -197,12 +197,17 @@ public struct ModuleAnnotation: Sendable, Hashable {
     public let level: ModuleLevel
     public let priority: Int
     public let isAsync: Bool
+    /// Modules it needs set up first (`depends=A,B`), added to those its type declares in code.
+    public let dependencies: [String]
 
-    public init(typeName: String, level: ModuleLevel = .normal, priority: Int = 0, isAsync: Bool = false) {
+    public init(
+        typeName: String, level: ModuleLevel = .normal, priority: Int = 0, isAsync: Bool = false, dependencies: [String] = []
+    ) {
         self.typeName = typeName
         self.level = level
         self.priority = priority
         self.isAsync = isAsync
+        self.dependencies = dependencies
     }
 }
 

@@ -15,7 +15,7 @@ struct RecordLayout: Sendable {
     var kind: AnnotationKind
     /// The module type, service protocol, route pattern or target name.
     var name: Span
-    /// The service, route handler or target type; empty for modules.
+    /// The service, route handler or target type; for a module, its `depends` list (empty when none).
     var type = Span(start: 0, end: 0)
     /// The service name or route scheme, when given and not empty.
     var qualifier: Span?
@@ -31,7 +31,11 @@ struct RecordLayout: Sendable {
     func payload(in bytes: SectionBytes) -> AnnotationRecord.Payload {
         switch kind {
         case .module:
-            .module(ModuleAnnotation(typeName: string(name, in: bytes), level: level, priority: priority, isAsync: isAsync))
+            .module(
+                ModuleAnnotation(
+                    typeName: string(name, in: bytes), level: level, priority: priority, isAsync: isAsync,
+                    dependencies: type.start == type.end
+                        ? [] : string(type, in: bytes).split(separator: ",").map(String.init)))
         case .service:
             .service(
                 ServiceAnnotation(

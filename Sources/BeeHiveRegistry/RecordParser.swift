@@ -17,7 +17,7 @@ public enum RecordParser {
 
     /// The attributes each kind accepts, in the order their values are checked. Adding one: list it here and
     /// read its slot in `Record.layout()`.
-    static let moduleAttributes: [StaticString] = ["level", "priority", "async"]
+    static let moduleAttributes: [StaticString] = ["level", "priority", "async", "depends"]
     static let serviceAttributes: [StaticString] = ["scope", "name"]
     static let routeAttributes: [StaticString] = ["scheme", "priority"]
 
@@ -207,6 +207,10 @@ public enum RecordParser {
                 layout.isAsync = try value(values[2], for: "async") { range -> Bool? in
                     field(range, equals: "1") ? true : field(range, equals: "0") ? false : nil
                 } ?? false
+                if let dependencies = values[3] {
+                    try checkDependencyList(dependencies)
+                    layout.type = span(dependencies)
+                }
                 return layout
             }
             if field(kind, equals: "service") {
@@ -294,6 +298,15 @@ public enum RecordParser {
             guard !digits.isEmpty, digits.count <= 18, bytes[digits].allSatisfy(isDigit) else { return nil }
             let magnitude = bytes[digits].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
             return negative ? -magnitude : magnitude
+        }
+
+        /// `depends=Shop.Network,Shop.Account`: one or more module type names separated by ','.
+        func checkDependencyList(_ range: Range<Int>) throws(Failure) {
+            var start = range.lowerBound
+            for index in range.lowerBound...range.upperBound where index == range.upperBound || bytes[index] == UInt8(ascii: ",") {
+                try checkTypeName(start..<index, role: "module dependency")
+                start = index + 1
+            }
         }
 
         /// `Module.Type`, `Module.Outer.Inner`, or a mangled name such as `4Demo4ImplV`.

@@ -175,6 +175,19 @@ struct InspectionToolTests {
         #expect(diagnostic["section"] is NSNull && diagnostic["record"] is NSNull)
     }
 
+    /// The CLI spellings: `lint FILE... --inputs OBJ...` and `graph --format mermaid FILE...`.
+    @Test func lintInputsAndGraphCommandLines() throws {
+        let beehive = try Self.beehive()
+        let lint = try FixtureBuilder.run(beehive, ["lint", "/nonexistent/app", "--inputs", "/nonexistent/main.o", "/etc/hostname"])
+        #expect(lint.status == 1)
+        #expect(lint.standardOutput.contains("/nonexistent/app: error: cannot read the object file"))
+        #expect(lint.standardOutput.contains("/nonexistent/main.o: error: cannot read its symbols"))
+        #expect(lint.standardOutput.contains("/etc/hostname: error: cannot read its symbols and Swift type metadata: neither an ELF object nor a static archive"))
+        let graph = try FixtureBuilder.run(beehive, ["graph", "--format", "mermaid", "/etc/hostname"])
+        #expect(graph.status == 0)
+        #expect(graph.standardOutput == "flowchart LR\n")
+    }
+
     @Test func inspectFailsOnlyForUnreadableFiles() throws {
         let beehive = try Self.beehive()
         let build = try FixtureBuilder.build(FixtureHost.package, .debug, linker: .gold)

@@ -77,6 +77,24 @@ struct AnnotationGraphTests {
         #expect(lines.contains("  s0 -->|transient| t0") && lines.contains("  r1 --> t0"))
     }
 
+    /// `depends=` puts a module after what it needs, whatever its priority, and draws a "needs" edge.
+    @Test func annotatedDependenciesOrderModulesAndAreDrawn() throws {
+        let path = try GeneratedELF(source: """
+            #include <beehive.h>
+            BeeHiveModuleDepends(Graph.Checkout, normal, 90, sync, "Graph.Payments")
+            BeeHiveMod(Graph.Payments)
+
+            """).write()
+        defer { unlink(path) }
+        let graph = AnnotationGraph(files: [path])
+        #expect(graph.modules.map(\.typeName) == ["Graph.Payments", "Graph.Checkout"])
+        #expect(graph.mermaid.contains("    m1 -->|needs| m0\n"))
+        #expect(graph.dot.contains("    m1 -> m0 [label=\"needs\"];\n"))
+        // lint: the dependency's type is defined nowhere, like the modules' own types.
+        let kinds = Linter.lint(files: [path]).findings.map(\.kind)
+        #expect(kinds.contains(.typeNotFound(role: .moduleDependency, name: "Graph.Payments", suggestion: nil)))
+    }
+
     @Test func emptyGraphIsStillAGraph() {
         let graph = AnnotationGraph(records: [])
         #expect(graph.dot == "digraph BeeHive {\n  rankdir=LR;\n  graph [fontname=\"Helvetica\"];\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n}\n")
