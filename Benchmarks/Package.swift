@@ -57,6 +57,12 @@ let package = Package(
             plugins: [benchmarkPlugin]
         ),
         .executableTarget(
+            name: "RegistrationBenchmarks",
+            dependencies: ["BenchSupport", beeHive, benchmark],
+            path: "Benchmarks/RegistrationBenchmarks",
+            plugins: [benchmarkPlugin]
+        ),
+        .executableTarget(
             name: "StartupBenchmarks",
             dependencies: ["BenchSupport", benchmark],
             path: "Benchmarks/StartupBenchmarks",

@@ -81,8 +81,8 @@ try host.stop()
 
 
 code_registrations = "\n".join(
-    f"hive.modules.register(Module{i}.self, priority: {i % 7})\n"
-    f"try hive.services.register(Service{i}.self, implementation: Service{i}Impl.self)\n"
+    f"try hive.modules.register(Module{i}.self, priority: {i % 7})\n"
+    f"hive.services.register(Service{i}.self, implementation: Service{i}Impl.self)\n"
     f'try hive.router.addRoute("/item{i}/:id", handlerType: Handler{i}.self)'
     for i in range(count))
 
