@@ -101,3 +101,12 @@ let package = Package(
         .testTarget(name: "BeeHiveLintTests", dependencies: ["BeeHiveLint"]),
     ]
 )
+
+// Runs a HiveHost in a swift-service-lifecycle ServiceGroup. Linked statically into the app, next to the dynamic
+// core, so that it uses the app's own copy of ServiceLifecycle; it names no BeeHive type (see HiveService), so
+// it does not pull a second copy of the core into the app either.
+package.products.append(.library(name: "BeeHiveServiceLifecycle", targets: ["BeeHiveServiceLifecycle"]))
+package.targets.append(
+    .target(
+        name: "BeeHiveServiceLifecycle",
+        dependencies: [.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]))

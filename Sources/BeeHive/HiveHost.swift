@@ -20,7 +20,7 @@ import Logging
 /// the graceful shutdown: a copy linked into `libBeeHive.so` would be a second one that never hears it.
 public final class HiveHost: Sendable {
     public let hive: Hive
-    private let logger: Logger
+    let logger: Logger
     private let started = Locked(false)
 
     public init(hive: Hive = .shared, logger: Logger = Logger(label: "beehive.host", factory: { _ in SwiftLogNoOpLogHandler() })) {
