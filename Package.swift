@@ -110,3 +110,10 @@ package.targets.append(
     .target(
         name: "BeeHiveServiceLifecycle",
         dependencies: [.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]))
+package.targets.append(
+    .testTarget(
+        name: "BeeHiveServiceLifecycleTests",
+        dependencies: [
+            "BeeHive", "BeeHiveLocks", "BeeHiveServiceLifecycle",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]))
