@@ -117,3 +117,6 @@ package.targets.append(
             "BeeHive", "BeeHiveLocks", "BeeHiveServiceLifecycle",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]))
+
+// `scripts/docs` builds the DocC catalog with it (`swift package generate-documentation`).
+package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
