@@ -1,6 +1,22 @@
 import BeeHiveModules
 
 extension HiveHost {
+    /// `stop()` for modules whose hooks `await`: sends `willTerminate`, then tears the modules down in reverse
+    /// order, awaiting the asynchronous hooks of `AsyncModule`s and cancelling a launch still under way. Does
+    /// nothing if the modules never started or were stopped already.
+    public func shutdown() async throws(HiveError) {
+        let modules = hive.modules
+        guard modules.isStarted && !modules.isStopped else { return }
+        logger.info("stopping modules")
+        do {
+            try await modules.terminate()
+        } catch .stopped {
+            return
+        } catch {
+            throw .modules(error)
+        }
+    }
+
     /// Runs the modules for the life of a server: starts them, serves SIGHUP, SIGUSR1 and SIGUSR2 as module
     /// events, and runs until `waitForShutdown` returns (a graceful shutdown) or throws (the caller was
     /// cancelled), or a module whose failure behaviour is `.stopsApp` fails. Then it sends `willTerminate` and

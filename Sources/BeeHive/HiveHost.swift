@@ -78,7 +78,7 @@ public final class HiveHost: Sendable {
         for await signal in termination.stream {
             logger.info("terminating", metadata: ["signal": "\(signal)"])
         }
-        try stop()
+        try await shutdown()
     }
 
     /// Starts, serves SIGHUP, SIGUSR1 and SIGUSR2 as module events until `waitForShutdown` returns or
@@ -92,9 +92,9 @@ public final class HiveHost: Sendable {
             try await waitForShutdown()
         } catch {
             logger.info("shutdown wait ended", metadata: ["error": "\(error)"])
-            try stop()
+            try await shutdown()
             throw error
         }
-        try stop()
+        try await shutdown()
     }
 }
