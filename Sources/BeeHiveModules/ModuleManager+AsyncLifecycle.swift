@@ -120,12 +120,13 @@ extension ModuleManager {
         if let firstFailure { throw .hookFailed(firstFailure) }
     }
 
-    /// Sends `willTerminate` to every module, then `shutdown()`: what a process does on SIGTERM.
+    /// Sends `willTerminate` (with `customParameter`, such as the signal) to every module, then `shutdown()`:
+    /// what a process does on SIGTERM.
     /// - Throws: the first failure that stops the app, after every module has been torn down.
-    public func terminate() async throws(ModuleError) {
+    public func terminate(customParameter: (any Sendable)? = nil) async throws(ModuleError) {
         var firstFailure: ModuleError?
         do {
-            try await send(.willTerminate)
+            try await send(.willTerminate, customParameter: customParameter)
         } catch .stopped, .notStarted {
         } catch {
             firstFailure = error
