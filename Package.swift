@@ -80,7 +80,8 @@ let package = Package(
         ),
         .testTarget(name: "BeeHiveRegistryTests", dependencies: ["BeeHiveRegistry"]),
         .testTarget(name: "BeeHiveModulesTests", dependencies: ["BeeHiveLocks", "BeeHiveModules"]),
-        .testTarget(name: "BeeHiveServicesTests", dependencies: ["BeeHiveLocks", "BeeHiveServices"]),
+        // BeeHiveAnnotations: one implementation is annotated with the Swift macro and read from this process.
+        .testTarget(name: "BeeHiveServicesTests", dependencies: ["BeeHiveLocks", "BeeHiveServices", "BeeHiveAnnotations"]),
         .testTarget(name: "BeeHiveRouterTests", dependencies: ["BeeHiveRouter"]),
         .testTarget(
             name: "BeeHiveIntegrationTests",

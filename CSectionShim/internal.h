@@ -26,9 +26,10 @@ typedef struct bh_candidate {
 /* What the notes of one object in memory say. */
 typedef struct bh_memory_notes {
     int annotated;
-    /* The first version 2 note's offsets, resolved to each section's start and stop in memory. */
+    /* The first version 2 or 3 note's offsets, resolved to each section's start and stop in memory; the last
+       slot is the type-reference section, empty for a version 2 note. */
     int located;
-    uintptr_t start[BEEHIVE_NOTE_SECTION_COUNT], stop[BEEHIVE_NOTE_SECTION_COUNT];
+    uintptr_t start[BEEHIVE_NOTE_SECTION_COUNT + 1], stop[BEEHIVE_NOTE_SECTION_COUNT + 1];
     unsigned char build_id[BH_BUILD_ID_MAX];
     size_t build_id_size;
 } bh_memory_notes;

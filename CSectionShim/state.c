@@ -230,6 +230,13 @@ bh_snapshot *bh_snapshot_take(void) {
     return snapshot;
 }
 
+uint64_t bh_snapshot_generation(void) {
+    pthread_mutex_lock(&bh_mutex);
+    uint64_t generation = bh_generation;
+    pthread_mutex_unlock(&bh_mutex);
+    return generation;
+}
+
 bh_snapshot *bh_snapshot_read_loaded_objects(void) {
     bh_walk walk = {0};
     dl_iterate_phdr(bh_visit, &walk);

@@ -29,10 +29,11 @@ static int32_t bh_read_int32(const unsigned char *at) {
     return value;
 }
 
-/* Resolves a version 2 descriptor's place-relative offsets; leaves `notes` alone if any range is implausible. */
-static void bh_locate_sections(const unsigned char *descriptor, bh_memory_notes *notes) {
-    uintptr_t start[BEEHIVE_NOTE_SECTION_COUNT], stop[BEEHIVE_NOTE_SECTION_COUNT];
-    for (size_t i = 0; i < BEEHIVE_NOTE_SECTION_COUNT; i++) {
+/* Resolves a version 2 or 3 descriptor's place-relative offsets (`count` sections); leaves `notes` alone if any
+   range is implausible. */
+static void bh_locate_sections(const unsigned char *descriptor, size_t count, bh_memory_notes *notes) {
+    uintptr_t start[BEEHIVE_NOTE_SECTION_COUNT + 1] = {0}, stop[BEEHIVE_NOTE_SECTION_COUNT + 1] = {0};
+    for (size_t i = 0; i < count; i++) {
         const unsigned char *start_at = descriptor + 4 + 8 * i, *stop_at = start_at + 4;
         start[i] = (uintptr_t)start_at + (uintptr_t)(intptr_t)bh_read_int32(start_at);
         stop[i] = (uintptr_t)stop_at + (uintptr_t)(intptr_t)bh_read_int32(stop_at);
@@ -59,9 +60,12 @@ static void bh_scan_notes(const unsigned char *start, size_t size, size_t alignm
         if (header.n_namesz == BEEHIVE_NOTE_NAME_SIZE && header.n_type == BEEHIVE_NOTE_TYPE &&
             memcmp(name, BEEHIVE_NOTE_NAME, BEEHIVE_NOTE_NAME_SIZE) == 0) {
             notes->annotated = 1;
-            if (!notes->located && header.n_descsz >= BEEHIVE_NOTE_DESCRIPTOR_SIZE &&
-                bh_read_int32(descriptor) == BEEHIVE_NOTE_VERSION)
-                bh_locate_sections(descriptor, notes);
+            int32_t version = header.n_descsz >= 4 ? bh_read_int32(descriptor) : 0;
+            if (!notes->located && version == BEEHIVE_NOTE_VERSION && header.n_descsz >= BEEHIVE_NOTE_DESCRIPTOR_SIZE)
+                bh_locate_sections(descriptor, BEEHIVE_NOTE_SECTION_COUNT + 1, notes);
+            else if (!notes->located && version == BEEHIVE_NOTE_VERSION_WITHOUT_TYPES &&
+                     header.n_descsz >= BEEHIVE_NOTE_DESCRIPTOR_SIZE_WITHOUT_TYPES)
+                bh_locate_sections(descriptor, BEEHIVE_NOTE_SECTION_COUNT, notes);
         } else if (header.n_namesz == 4 && header.n_type == NT_GNU_BUILD_ID && memcmp(name, "GNU", 4) == 0 &&
                    header.n_descsz <= BH_BUILD_ID_MAX && notes->build_id_size == 0) {
             memcpy(notes->build_id, descriptor, header.n_descsz);
@@ -83,10 +87,11 @@ void bh_memory_notes_read(const struct dl_phdr_info *info, bh_memory_notes *note
 
 int bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_notes *notes, bh_object *object) {
     size_t capacity = 0;
-    for (size_t i = 0; i < BEEHIVE_NOTE_SECTION_COUNT; i++) {
+    for (size_t i = 0; i <= BEEHIVE_NOTE_SECTION_COUNT; i++) {
         size_t size = notes->stop[i] - notes->start[i];
         if (size == 0) continue;
-        bh_section *section = bh_object_add_section(object, &capacity, bh_section_names[i], size);
+        const char *name = i < BEEHIVE_NOTE_SECTION_COUNT ? bh_section_names[i] : BEEHIVE_SECTION_TYPES;
+        bh_section *section = bh_object_add_section(object, &capacity, name, size);
         if (!section) return 0;
         if (size > BH_SECTION_SIZE_MAX) {
             section->status = BH_SECTION_TOO_LARGE;

@@ -28,21 +28,32 @@
 #define BEEHIVE_SECTION_MODULES "beehive_mods"
 #define BEEHIVE_SECTION_SERVICES "beehive_services"
 #define BEEHIVE_SECTION_ROUTES "beehive_routes"
+/*
+ * Written by the Swift macros only: 16-byte entries, each a 64-bit FNV-1a hash of a record's type name and a
+ * function that returns that type as the existential metatype a manager asks for. Entries hold pointers, which
+ * are relocated in memory only, so discovery reads this section from memory and never from a file.
+ */
+#define BEEHIVE_SECTION_TYPES "beehive_types"
+#define BEEHIVE_TYPE_REFERENCE_SIZE 16
 
 /*
  * The note that marks an object as annotated, so discovery can skip every other object from memory.
- * Descriptor, version 2: the version, then for each section in BEEHIVE_SECTIONS_ order the place-relative
- * offsets (int32, from the offset's own address) of its __start_ and __stop_ symbols. The object finds its own
- * records from memory with them, without a section table or a file open. Version 1 (a lone version word) is
- * what objects built before version 2 carry; their sections are found through the file.
+ * Descriptor, version 3: the version, then for each record section (modules, services, routes) and then the
+ * type-reference section the place-relative offsets (int32, from the offset's own address) of its __start_ and
+ * __stop_ symbols. The object finds its own records from memory with them, without a section table or a file
+ * open. Version 2 has the record sections' offsets only; version 1 (a lone version word) is what objects built
+ * before the offsets carry, and their sections are found through the file.
  */
 #define BEEHIVE_NOTE_NAME "BeeHive"
 #define BEEHIVE_NOTE_NAME_SIZE 8 /* with its NUL */
 #define BEEHIVE_NOTE_TYPE 0x42480001
-#define BEEHIVE_NOTE_VERSION 2
+#define BEEHIVE_NOTE_VERSION 3
+#define BEEHIVE_NOTE_VERSION_WITHOUT_TYPES 2
 #define BEEHIVE_NOTE_VERSION_WITHOUT_OFFSETS 1
+/* The record sections; the note locates them and, from version 3 on, the type-reference section after them. */
 #define BEEHIVE_NOTE_SECTION_COUNT 3
-#define BEEHIVE_NOTE_DESCRIPTOR_SIZE (4 + 8 * BEEHIVE_NOTE_SECTION_COUNT)
+#define BEEHIVE_NOTE_DESCRIPTOR_SIZE (4 + 8 * (BEEHIVE_NOTE_SECTION_COUNT + 1))
+#define BEEHIVE_NOTE_DESCRIPTOR_SIZE_WITHOUT_TYPES (4 + 8 * BEEHIVE_NOTE_SECTION_COUNT)
 
 /* Tokens accepted by the extended macros; a misspelt token fails to compile instead of failing at run time. */
 enum { beehive_level_basic = 0, beehive_level_normal = 1 };
@@ -67,8 +78,8 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
  * The __start_/__stop_ symbols are weak and hidden, so each object resolves its own; the empty retained
  * contribution to each section makes the linker define them even where the object has no record of a kind.
  */
-#define BEEHIVE_SECTION_BOUNDS_(name) \
-            ".pushsection " name ",\"aR\",%progbits\n" \
+#define BEEHIVE_SECTION_BOUNDS_(name, flags) \
+            ".pushsection " name ",\"" flags "\",%progbits\n" \
             ".popsection\n" \
             ".weak __start_" name ", __stop_" name "\n" \
             ".hidden __start_" name ", __stop_" name "\n"
@@ -78,9 +89,10 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
 #define BEEHIVE_MARK_OBJECT_ \
     __asm__(".ifndef .Lbeehive_object_marked\n" \
             ".set .Lbeehive_object_marked, 1\n" \
-            BEEHIVE_SECTION_BOUNDS_(BEEHIVE_SECTION_MODULES) \
-            BEEHIVE_SECTION_BOUNDS_(BEEHIVE_SECTION_SERVICES) \
-            BEEHIVE_SECTION_BOUNDS_(BEEHIVE_SECTION_ROUTES) \
+            BEEHIVE_SECTION_BOUNDS_(BEEHIVE_SECTION_MODULES, "aR") \
+            BEEHIVE_SECTION_BOUNDS_(BEEHIVE_SECTION_SERVICES, "aR") \
+            BEEHIVE_SECTION_BOUNDS_(BEEHIVE_SECTION_ROUTES, "aR") \
+            BEEHIVE_SECTION_BOUNDS_(BEEHIVE_SECTION_TYPES, "awR") \
             ".pushsection .note.beehive,\"aGR\",%note,beehive_object_mark,comdat\n" \
             ".balign 4\n" \
             ".long " BEEHIVE_STR_(BEEHIVE_NOTE_NAME_SIZE) "\n" \
@@ -91,6 +103,7 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
             BEEHIVE_SECTION_OFFSETS_(BEEHIVE_SECTION_MODULES) \
             BEEHIVE_SECTION_OFFSETS_(BEEHIVE_SECTION_SERVICES) \
             BEEHIVE_SECTION_OFFSETS_(BEEHIVE_SECTION_ROUTES) \
+            BEEHIVE_SECTION_OFFSETS_(BEEHIVE_SECTION_TYPES) \
             ".popsection\n" \
             ".endif\n");
 

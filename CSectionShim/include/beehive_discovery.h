@@ -81,6 +81,8 @@ size_t bh_refresh(void);
 
 /* The current set of annotated objects; any number of readers may each take their own. Thread-safe. */
 bh_snapshot *bh_snapshot_take(void);
+/* The generation bh_snapshot_take would report now, without taking a snapshot. Thread-safe. */
+uint64_t bh_snapshot_generation(void);
 /* A new snapshot of every annotated object loaded now, read from scratch, leaving the current set alone. */
 bh_snapshot *bh_snapshot_read_loaded_objects(void);
 void bh_snapshot_free(bh_snapshot *snapshot);

@@ -14,6 +14,6 @@ public struct ModuleMacro: MemberMacro {
         let priority = try arguments.integer("priority") ?? 0
         let isAsync = try arguments.boolean("async") ?? false
         let text = "\(SectionRecord.version)|module|\(type.recordText)|level=\(level)|priority=\(priority)|async=\(isAsync ? 1 : 0)"
-        return SectionRecord(section: SectionRecord.modules, text: text).declarations(in: context)
+        return SectionRecord(section: SectionRecord.modules, text: text, type: type, conformance: "BeeHiveModules.Module").declarations(in: context)
     }
 }

@@ -23,6 +23,6 @@ public struct RouteMacro: MemberMacro {
         }
         let priority = try arguments.integer("priority") ?? 0
         let text = "\(SectionRecord.version)|route|\(pattern.value)|\(type.recordText)|scheme=\(scheme?.value ?? "")|priority=\(priority)"
-        return SectionRecord(section: SectionRecord.routes, text: text).declarations(in: context)
+        return SectionRecord(section: SectionRecord.routes, text: text, type: type, conformance: "BeeHiveRouter.RouteHandler").declarations(in: context)
     }
 }

@@ -17,17 +17,25 @@ struct SectionRecord {
     static let noteType: UInt32 = 0x4248_0001
     static let noteVersion: UInt32 = 1
 
+    /// The compile-time type references, read from memory next to the records (see `TypeReferences`).
+    static let types = "beehive_types"
+
     let section: String
     let text: String
+    /// The annotated type, as recorded and as written in source.
+    let type: RuntimeTypeName
+    /// The protocol, module-qualified, as whose existential metatype the manager resolves the type.
+    let conformance: String
 
-    /// The record, the note and a function that keeps the annotated type alive.
+    /// The record, the note, and the type reference: the hash of the recorded type name and a function that
+    /// returns the type as `conformance`'s existential metatype, so that the registry gets the type without a
+    /// name lookup or a conformance scan, and the compiler checks the conformance.
     ///
-    /// Whole-module optimisation emits the metadata of an internal struct or enum, and its conformance records,
-    /// only if something uses them; an annotated type may have no other use, and `_typeByName` would then find
-    /// nothing in a release build. Returning the type as an existential metatype (`keepAliveType`: `Any.Type`, or
-    /// `any Protocol.Type` to also check a conformance at compile time) uses both, and `@used` keeps the function
-    /// through the optimiser and `--gc-sections`.
-    func declarations(in context: some MacroExpansionContext, keepAliveType: String = "Any.Type") -> [DeclSyntax] {
+    /// The reference also keeps the type alive: whole-module optimisation emits the metadata of an internal
+    /// struct or enum, and its conformance records, only if something uses them, and an annotated type may have
+    /// no other use. `checkedConformance` adds a function that returns the type as another existential
+    /// metatype (a service's protocol), only for the compiler's check.
+    func declarations(in context: some MacroExpansionContext, checkedConformance: String? = nil) -> [DeclSyntax] {
         let bytes = Array(text.utf8) + [0]
         let recordType = "(" + repeatElement("Swift.UInt8", count: bytes.count).joined(separator: ", ") + ")"
         let recordValue = "(" + bytes.map(String.init).joined(separator: ", ") + ")"
@@ -38,7 +46,9 @@ struct SectionRecord {
         let noteNameValue = "(" + paddedName.map(String.init).joined(separator: ", ") + ")"
         let noteTypeDigits = String(Self.noteType, radix: 16)
         let noteTypeLiteral = "0x" + noteTypeDigits.dropLast(4) + "_" + noteTypeDigits.suffix(4)
-        return [
+        let localName = type.components.last?.name ?? "Self"
+        let existential = "(any \(conformance).Type)"
+        var declarations: [DeclSyntax] = [
             """
             /// \(raw: text)
             @section("\(raw: section)") @used
@@ -52,9 +62,34 @@ struct SectionRecord {
             private static let \(context.makeUniqueName("beeHiveNote")): (Swift.UInt32, Swift.UInt32, Swift.UInt32, \(raw: noteNameType), Swift.UInt32) = (\(raw: noteNameBytes.count), 4, \(raw: noteTypeLiteral), \(raw: noteNameValue), \(raw: Self.noteVersion))
             """,
             """
-            @used
-            private static func \(context.makeUniqueName("beeHiveKeepAlive"))() -> \(raw: keepAliveType) { Self.self }
+            @section("\(raw: Self.types)") @used
+            private static let \(context.makeUniqueName("beeHiveType")): (Swift.UInt64, @convention(c) (Swift.UnsafeRawPointer, Swift.UnsafeMutableRawPointer) -> Swift.Bool) = (\(raw: Self.hashLiteral(of: type.recordText)), { expected, result in
+                guard expected == Swift.unsafeBitCast(\(raw: existential).self as Any.Type, to: Swift.UnsafeRawPointer.self) else { return false }
+                result.initializeMemory(as: \(raw: existential).self, repeating: `\(raw: localName)`.self, count: 1)
+                return true
+            })
             """,
         ]
+        if let checkedConformance {
+            declarations.append(
+                """
+                @used
+                private static func \(context.makeUniqueName("beeHiveKeepAlive"))() -> any \(raw: checkedConformance).Type { Self.self }
+                """)
+        }
+        return declarations
+    }
+
+    /// 64-bit FNV-1a of the name's UTF-8 bytes, never 0 (0 marks padding): `TypeReferences.hash` in the registry.
+    static func hash(of name: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return hash == 0 ? 1 : hash
+    }
+
+    private static func hashLiteral(of name: String) -> String {
+        "0x" + String(hash(of: name), radix: 16)
     }
 }

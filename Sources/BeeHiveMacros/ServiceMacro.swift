@@ -30,8 +30,9 @@ public struct ServiceMacro: MemberMacro {
             throw AnnotationDiagnostic.namedScopeWithoutName.error(at: node)
         }
         let text = "\(SectionRecord.version)|service|\(protocolName)|\(type.recordText)|scope=\(scope)|name=\(name?.value ?? "")"
-        return SectionRecord(section: SectionRecord.services, text: text)
-            .declarations(in: context, keepAliveType: "any \(written.joined(separator: ".")).Type")
+        return SectionRecord(
+            section: SectionRecord.services, text: text, type: type, conformance: "BeeHiveServices.ServiceImplementation"
+        ).declarations(in: context, checkedConformance: written.joined(separator: "."))
     }
 
     /// `P.self`, `Module.P.self`, `(any P).self`: the protocol's name as written, one component per identifier.

@@ -16,6 +16,6 @@ public struct TargetMacro: MemberMacro {
             throw AnnotationDiagnostic.badName(argument: "target name", value: name.value).error(at: name.syntax)
         }
         let text = "\(SectionRecord.version)|target|\(name.value)|\(type.recordText)"
-        return SectionRecord(section: SectionRecord.routes, text: text).declarations(in: context)
+        return SectionRecord(section: SectionRecord.routes, text: text, type: type, conformance: "BeeHiveRouter.MediatorTarget").declarations(in: context)
     }
 }

@@ -163,6 +163,8 @@ public enum SectionName {
     public static let services = BEEHIVE_SECTION_SERVICES
     public static let routes = BEEHIVE_SECTION_ROUTES
     public static let all = [modules, services, routes]
+    /// The Swift macros' compile-time type references: not records (see `TypeReferences`).
+    public static let types = BEEHIVE_SECTION_TYPES
 }
 
 /// Where a record was found: the object file, the section and the byte offset inside that section.

@@ -59,6 +59,8 @@ public enum SectionReader {
             let section = object.sections[index]
             let name = sectionName(section.name)
             switch bh_section_status(UInt32(section.status)) {
+            case BH_SECTION_OK where name == SectionName.types:
+                continue  // not records: TypeReferences reads it
             case BH_SECTION_OK:
                 let bytes = SectionBytes(section: index, of: pointer, name: name, objectPath: path)
                 recordCount += RecordParser.estimatedRecordCount(in: bytes)

@@ -3,6 +3,10 @@
 /// `Module.Type` resolves top-level classes only: that is what the runtime's demangler accepts in dotted form.
 /// Structs, enums and nested types need their mangled name (such as `4Demo4ImplV`), which the Swift macros
 /// write for you.
+///
+/// `resolve(_:as:origin:)` tries, in order: the compile-time reference a Swift macro wrote (`TypeReferences`, no
+/// lookup at all), the process's conformances to the protocol, indexed in one pass (`ConformanceIndex`), and
+/// the runtime's name lookup and cast, which scan every type and conformance record for each name.
 public enum TypeResolver {
     public static func type(named name: String) -> Any.Type? {
         _typeByName(name)
@@ -12,6 +16,8 @@ public enum TypeResolver {
     public static func resolve<T>(
         _ name: String, as expected: T.Type, origin: RecordOrigin? = nil
     ) -> Result<T, RegistryDiagnostic> {
+        if let referenced = TypeReferences.resolve(name, as: expected) { return .success(referenced) }
+        if let indexed = ConformanceIndex.resolve(name, as: expected) { return .success(indexed) }
         guard let type = _typeByName(name) else {
             return .failure(RegistryDiagnostic(.unresolvedType(name: name), objectPath: origin?.objectPath, section: origin?.section))
         }

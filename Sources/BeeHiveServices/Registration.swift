@@ -78,13 +78,12 @@ final class Registration: Sendable {
     }
 
     private static func resolve(_ name: String, service: String) -> Result<any ServiceImplementation.Type, ServiceError> {
-        guard let type = TypeResolver.type(named: name) else {
-            return .failure(ServiceError(.implementationNotFound(service: service, implementation: name)))
+        TypeResolver.resolve(name, as: (any ServiceImplementation.Type).self).mapError { diagnostic in
+            if case .unresolvedType = diagnostic.kind {
+                return ServiceError(.implementationNotFound(service: service, implementation: name))
+            }
+            return ServiceError(.notConstructible(service: service, implementation: name))
         }
-        guard let constructible = type as? any ServiceImplementation.Type else {
-            return .failure(ServiceError(.notConstructible(service: service, implementation: name)))
-        }
-        return .success(constructible)
     }
 
     func instance(named name: String?) -> InstanceBox? {

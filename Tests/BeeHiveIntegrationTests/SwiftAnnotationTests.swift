@@ -25,20 +25,27 @@ import Testing
             output.standardOutput.split(separator: "\n").map(String.init) == [
                 "record beehive_mods beehive:1|module|4Shop8CheckoutO10FlowModuleC|level=normal|priority=-1|async=0",
                 "created 4Shop8CheckoutO10FlowModuleC checkout flow module",
+                "typed 4Shop8CheckoutO10FlowModuleC true",
                 "record beehive_mods beehive:1|module|Shop.CartModule|level=basic|priority=10|async=0",
                 "created Shop.CartModule cart module",
+                "typed Shop.CartModule true",
                 "record beehive_mods beehive:1|module|Shop.ShopModule|level=normal|priority=5|async=1",
                 "created Shop.ShopModule shop module",
+                "typed Shop.ShopModule true",
                 "record beehive_services beehive:1|service|Shop.HomeService|4Shop15HomeServiceImplV|scope=singleton|name=",
                 "created 4Shop15HomeServiceImplV welcome home",
+                "typed 4Shop15HomeServiceImplV true",
                 "protocol Shop.HomeService Shop.HomeService",
                 "record beehive_services beehive:1|service|Shop.PaymentService|Shop.PaymentServiceImpl",
                 "created Shop.PaymentServiceImpl paid 3",
+                "typed Shop.PaymentServiceImpl true",
                 "protocol Shop.PaymentService Shop.PaymentService",
                 "record beehive_routes beehive:1|route|/cart/:item|Shop.CartRouteHandler",
                 "created Shop.CartRouteHandler cart route",
+                "typed Shop.CartRouteHandler true",
                 "record beehive_routes beehive:1|route|/user/view/:id|4Shop8CheckoutXY16UserRouteHandlerV|scheme=shop|priority=2",
                 "created 4Shop8CheckoutXY16UserRouteHandlerV user route",
+                "typed 4Shop8CheckoutXY16UserRouteHandlerV true",
             ])
         let lint = Linter.lint(files: [build.product("Shop").path, build.product("SwiftOnly").path])
         #expect(lint.passed, "\(lint)")

@@ -34,8 +34,8 @@ struct ExpandedRecord: Equatable, CustomStringConvertible {
 }
 
 /// Expands `source` and decodes every record the expansion stores from its tuple of byte literals, the way
-/// the linker will lay them out; the BeeHive notes are returned apart.
-func expandedRecords(_ source: String) -> (records: [ExpandedRecord], notes: Int, errors: [String]) {
+/// the linker will lay them out; the BeeHive notes and the type references are counted apart.
+func expandedRecords(_ source: String) -> (records: [ExpandedRecord], notes: Int, references: Int, errors: [String]) {
     let file = Parser.parse(source: source)
     let context = BasicMacroExpansionContext(
         sourceFiles: [file: .init(moduleName: "Shop", fullFilePath: "Annotated.swift")])
@@ -44,12 +44,13 @@ func expandedRecords(_ source: String) -> (records: [ExpandedRecord], notes: Int
         contextGenerator: { BasicMacroExpansionContext(sharingWith: context, lexicalContext: $0.allMacroLexicalContexts()) })
     let collector = RecordCollector(viewMode: .sourceAccurate)
     collector.walk(expanded)
-    return (collector.records, collector.notes, context.diagnostics.map(\.message))
+    return (collector.records, collector.notes, collector.references, context.diagnostics.map(\.message))
 }
 
 private final class RecordCollector: SyntaxVisitor {
     var records: [ExpandedRecord] = []
     var notes = 0
+    var references = 0
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         let section = node.attributes.compactMap { element -> String? in
@@ -62,6 +63,10 @@ private final class RecordCollector: SyntaxVisitor {
         guard let section else { return .skipChildren }
         if section == ".note.beehive" {
             notes += 1
+            return .skipChildren
+        }
+        if section == "beehive_types" {
+            references += 1
             return .skipChildren
         }
         let bytes = node.bindings.first?.initializer?.value.as(TupleExprSyntax.self)?.elements.compactMap {

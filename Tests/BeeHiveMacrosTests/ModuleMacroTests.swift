@@ -20,10 +20,14 @@ import Testing
                     @section(".note.beehive") @used
                     private static let __macro_local_11beeHiveNotefMu_: (Swift.UInt32, Swift.UInt32, Swift.UInt32, (Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8), Swift.UInt32) = (8, 4, 0x4248_0001, (66, 101, 101, 72, 105, 118, 101, 0), 1)
 
-                    @used
-                    private static func __macro_local_16beeHiveKeepAlivefMu_() -> Any.Type {
-                        Self.self
-                    }
+                    @section("beehive_types") @used
+                    private static let __macro_local_11beeHiveTypefMu_: (Swift.UInt64, @convention(c) (Swift.UnsafeRawPointer, Swift.UnsafeMutableRawPointer) -> Swift.Bool) = (0x727f441073ea2eec, { expected, result in
+                        guard expected == Swift.unsafeBitCast((any BeeHiveModules.Module.Type).self as Any.Type, to: Swift.UnsafeRawPointer.self) else {
+                                return false
+                            }
+                        result.initializeMemory(as: (any BeeHiveModules.Module.Type).self, repeating: `A`.self, count: 1)
+                        return true
+                        })
                 }
                 """)
     }
@@ -32,6 +36,7 @@ import Testing
         let expansion = expandedRecords("@BeeHiveModule final class ShopModule {}")
         #expect(expansion.errors == [])
         #expect(expansion.notes == 1)
+        #expect(expansion.references == 1)
         #expect(expansion.records == [ExpandedRecord(section: "beehive_mods", text: "beehive:1|module|Shop.ShopModule|level=normal|priority=0|async=0")])
         #expect(try parsed(expansion.records[0]).payload == .module(ModuleAnnotation(typeName: "Shop.ShopModule")))
     }

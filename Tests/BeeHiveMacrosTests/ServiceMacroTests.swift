@@ -51,6 +51,15 @@ import Testing
                     @section(".note.beehive") @used
                     private static let __macro_local_11beeHiveNotefMu_: (Swift.UInt32, Swift.UInt32, Swift.UInt32, (Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8), Swift.UInt32) = (8, 4, 0x4248_0001, (66, 101, 101, 72, 105, 118, 101, 0), 1)
 
+                    @section("beehive_types") @used
+                    private static let __macro_local_11beeHiveTypefMu_: (Swift.UInt64, @convention(c) (Swift.UnsafeRawPointer, Swift.UnsafeMutableRawPointer) -> Swift.Bool) = (0x3f42847b015a331f, { expected, result in
+                        guard expected == Swift.unsafeBitCast((any BeeHiveServices.ServiceImplementation.Type).self as Any.Type, to: Swift.UnsafeRawPointer.self) else {
+                                return false
+                            }
+                        result.initializeMemory(as: (any BeeHiveServices.ServiceImplementation.Type).self, repeating: `Impl`.self, count: 1)
+                        return true
+                        })
+
                     @used
                     private static func __macro_local_16beeHiveKeepAlivefMu_() -> any Interfaces.HomeService.Type {
                         Self.self

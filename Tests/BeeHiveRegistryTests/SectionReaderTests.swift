@@ -33,10 +33,21 @@ import Testing
     }
 
     @Test func unannotatedExecutableHasNothing() {
-        // The test runner itself: ELF, with section headers, without the BeeHive note or sections.
-        let result = SectionReader.readFile(atPath: "/proc/self/exe")
+        // A system program: ELF, with section headers, without the BeeHive note or sections.
+        let result = SectionReader.readFile(atPath: "/usr/bin/env")
         #expect(result.records.isEmpty && result.diagnostics.isEmpty && !result.isAnnotated)
         #expect(result.object.buildID != nil)
+    }
+
+    /// The test runner carries one Swift macro annotation (TypeReferenceTests): read offline, its file gives the
+    /// record and no diagnostic; the type-reference section, whose pointers are relocated in memory only, is
+    /// never read from a file.
+    @Test func macroAnnotatedRunnerReadsBackItsRecordOffline() {
+        let result = SectionReader.readFile(atPath: "/proc/self/exe")
+        #expect(result.isAnnotated && result.diagnostics.isEmpty)
+        #expect(result.records.map(\.text).contains {
+            $0.hasPrefix("beehive:1|service|BeeHiveServicesTests.ReferencedService|BeeHiveServicesTests.ReferencedServiceImpl")
+        })
     }
 
     @Test func constructorRanBeforeTheTests() {

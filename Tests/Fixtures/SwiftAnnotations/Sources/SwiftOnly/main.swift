@@ -3,7 +3,9 @@ import BeeHiveAnnotations
 
 // Swift annotations alone: the note the macros write is the only thing that makes discovery read this binary.
 @BeeHiveModule
-final class LoneModule {}
+final class LoneModule: Module {
+    init() {}
+}
 
 let registry = AnnotationRegistry.shared
 registry.refresh()

@@ -1,0 +1,112 @@
+import BeeHiveLocks
+import CSectionShim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The compile-time-checked type references that the Swift macros write next to their records.
+///
+/// Resolving a record's type by name costs a scan of every type record in the process (`_typeByName`), and the
+/// first cast to a protocol a scan of every conformance record (tens of microseconds each, per type). A Swift
+/// macro knows the type and the protocol at compile time, so it also writes, in section `beehive_types`, the
+/// hash of the type name it recorded and a function that returns the type as that protocol's existential
+/// metatype: the compiler checked the conformance, and the runtime looks nothing up.
+///
+/// The table follows the shim's set of loaded objects: it is rebuilt when the set's generation moves, so the
+/// functions of an unloaded object are never called. Entries hold pointers, relocated in memory only, so the
+/// section is read from memory and never from a file.
+package enum TypeReferences {
+    /// Writes the type into `result` and returns true when `expected` is the metatype it was written for.
+    typealias Function = @convention(c) (UnsafeRawPointer, UnsafeMutableRawPointer) -> Bool
+
+    private struct Table {
+        var generation: UInt64?
+        var functions: [UInt64: [Function]] = [:]
+    }
+
+    private static let table = Locked(Table())
+
+    /// The type named `name`, as `T`, when a Swift macro wrote a reference for it; nil otherwise.
+    package static func resolve<T>(_ name: String, as expected: T.Type) -> T? {
+        let functions = candidates(for: name)
+        guard !functions.isEmpty else { return nil }
+        let expectedType = unsafeBitCast(expected as Any.Type, to: UnsafeRawPointer.self)
+        for function in functions {
+            let resolved: T? = withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+                guard let slot = buffer.baseAddress, function(expectedType, UnsafeMutableRawPointer(slot)) else { return nil }
+                return slot.move()
+            }
+            if let resolved { return resolved }
+        }
+        return nil
+    }
+
+    /// How many references the loaded objects carry, for tests and tools.
+    package static var count: Int {
+        refreshedTable().functions.values.reduce(0) { $0 + $1.count }
+    }
+
+    private static func candidates(for name: String) -> [Function] {
+        let key = hash(name)
+        let generation = bh_snapshot_generation()
+        return table.withLock { table in
+            if table.generation != generation { table = build() }
+            return table.functions[key] ?? []
+        }
+    }
+
+    private static func refreshedTable() -> Table {
+        let generation = bh_snapshot_generation()
+        return table.withLock { table in
+            if table.generation != generation { table = build() }
+            return table
+        }
+    }
+
+    private static func build() -> Table {
+        var table = Table()
+        guard let snapshot = bh_snapshot_take() else { return table }
+        defer { bh_snapshot_free(snapshot) }
+        table.generation = snapshot.pointee.generation
+        for index in 0..<snapshot.pointee.count {
+            guard let object = snapshot.pointee.objects[index], object.pointee.source == BH_SOURCE_MEMORY.rawValue else { continue }
+            for sectionIndex in 0..<object.pointee.section_count {
+                let section = object.pointee.sections[sectionIndex]
+                guard section.status == BH_SECTION_OK.rawValue, let name = section.name, let data = section.data,
+                    strcmp(name, BEEHIVE_SECTION_TYPES) == 0
+                else { continue }
+                read(UnsafeRawBufferPointer(start: data, count: section.size), into: &table.functions)
+            }
+        }
+        return table
+    }
+
+    /// Entries are 16 bytes: the hash, then the function. Runs of zero words are padding (sanitizers and
+    /// linkers align and pad each contribution), so a zero hash is skipped one word at a time.
+    static func read(_ bytes: UnsafeRawBufferPointer, into functions: inout [UInt64: [Function]]) {
+        let entrySize = Int(BEEHIVE_TYPE_REFERENCE_SIZE)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let key = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            guard key != 0 else {
+                offset += 8
+                continue
+            }
+            guard offset + entrySize <= bytes.count else { return }
+            let address = bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt.self)
+            if let pointer = UnsafeRawPointer(bitPattern: address) {
+                functions[key, default: []].append(unsafeBitCast(pointer, to: Function.self))
+            }
+            offset += entrySize
+        }
+    }
+
+    /// 64-bit FNV-1a of the name's UTF-8 bytes, never 0 (0 marks padding); the macros compute the same.
+    package static func hash(_ name: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return hash == 0 ? 1 : hash
+    }
+}

@@ -1,0 +1,48 @@
+import BeeHiveAnnotations
+import BeeHiveRegistry
+import BeeHiveServices
+import Testing
+
+protocol ReferencedService: AnyObject {
+    var name: String { get }
+}
+
+/// Annotated with the Swift macro in this test process: its record and its type reference are read from memory.
+@BeeHiveService(ReferencedService.self)
+final class ReferencedServiceImpl: ReferencedService, SimpleServiceImplementation {
+    let name = "referenced"
+    init() {}
+}
+
+/// The Swift macros hand the registry a compile-time-checked reference to the annotated type, so resolving it
+/// needs no name lookup and no conformance scan.
+@Suite struct TypeReferenceTests {
+    static let typeName = "BeeHiveServicesTests.ReferencedServiceImpl"
+
+    @Test func macroAnnotatedTypeResolvesThroughItsReference() throws {
+        _ = AnnotationRegistry.shared.refresh()
+        let type = try #require(TypeReferences.resolve(Self.typeName, as: (any ServiceImplementation.Type).self))
+        #expect(ObjectIdentifier(type) == ObjectIdentifier(ReferencedServiceImpl.self))
+        #expect(TypeReferences.count >= 1)
+    }
+
+    @Test func referenceAnswersOnlyForTheProtocolItWasWrittenFor() {
+        _ = AnnotationRegistry.shared.refresh()
+        #expect(TypeReferences.resolve(Self.typeName, as: Any.Type.self) == nil)
+        #expect(TypeReferences.resolve(Self.typeName, as: (any ReferencedService.Type).self) == nil)
+        #expect(TypeReferences.resolve("BeeHiveServicesTests.NotAnnotated", as: (any ServiceImplementation.Type).self) == nil)
+    }
+
+    @Test func annotationFromThisProcessIsCreatedByTheManager() throws {
+        _ = AnnotationRegistry.shared.refresh()
+        let record = try #require(AnnotationRegistry.shared.records.first { $0.text.contains("|" + Self.typeName + "|") })
+        let manager = ServiceManager()
+        manager.apply(Records.update(added: [record]))
+        #expect(try manager.resolve(ReferencedService.self).name == "referenced")
+    }
+
+    @Test func hashMatchesTheMacros() {
+        #expect(TypeReferences.hash("") == 0xcbf2_9ce4_8422_2325)
+        #expect(TypeReferences.hash("a") == 0xaf63_dc4c_8601_ec8c)
+    }
+}
