@@ -7,8 +7,11 @@ public struct Recommendations: Sendable {
 }
 
 /// An asynchronous module: its setUp registers a service whose factory is `async`, and its init awaits that
-/// service. Home registers it from its own setUp, so it catches up on the launch.
+/// service once the catalog's async init has loaded the products. Home registers it from its own setUp, so it
+/// catches up on the launch.
 public final class RecommendationsModule: AsyncModule {
+    public static var dependencies: [ModuleDependency] { ["Catalog.CatalogModule"] }
+
     public init() {}
 
     public func setUp(_ context: ModuleContext) throws {
