@@ -67,5 +67,9 @@ func makeAsyncModule(_ index: Int) -> any Module {
     func make<A: Digit, B: Digit, C: Digit, D: Digit>(_: A.Type, _: B.Type, _: C.Type, _: D.Type) -> any Module {
         AsyncBenchModule<A, B, C, D>()
     }
-    return make(digits[index / 1000 % 10], digits[index / 100 % 10], digits[index / 10 % 10], digits[index % 10])
+    let thousands: any Digit.Type = digits[index / 1000 % 10]
+    let hundreds: any Digit.Type = digits[index / 100 % 10]
+    let tens: any Digit.Type = digits[index / 10 % 10]
+    let units: any Digit.Type = digits[index % 10]
+    return make(thousands, hundreds, tens, units)
 }
