@@ -1,15 +1,16 @@
 import BeeHiveModules
 
 extension HiveHost {
-    /// `stop()` for modules whose hooks `await`: sends `willTerminate`, then tears the modules down in reverse
-    /// order, awaiting the asynchronous hooks of `AsyncModule`s and cancelling a launch still under way. Does
-    /// nothing if the modules never started or were stopped already.
-    public func shutdown() async throws(HiveError) {
+    /// `stop(after:)` for modules whose hooks `await`: sends `willTerminate` (with `signal` as its custom
+    /// parameter, if any), then tears the modules down in reverse order, awaiting the asynchronous hooks of
+    /// `AsyncModule`s and cancelling a launch still under way. Does nothing if the modules never started or
+    /// were stopped already.
+    public func shutdown(after signal: ProcessSignal? = nil) async throws(HiveError) {
         let modules = hive.modules
         guard modules.isStarted && !modules.isStopped else { return }
         logger.info("stopping modules")
         do {
-            try await modules.terminate()
+            try await modules.terminate(customParameter: signal)
         } catch .stopped {
             return
         } catch {
