@@ -15,7 +15,7 @@ public final class RecommendationsModule: AsyncModule {
     public init() {}
 
     public func setUp(_ context: ModuleContext) throws {
-        Shop.hive.services.register(Recommendations.self, scope: .singleton) { resolver, _ in
+        Hive.shared.services.register(Recommendations.self, scope: .singleton) { resolver, _ in
             // Stands for a call to a recommendation engine.
             try await Task.sleep(for: .milliseconds(5))
             let products = resolver.createService(CatalogService.self)?.products ?? []
@@ -25,7 +25,7 @@ public final class RecommendationsModule: AsyncModule {
     }
 
     public func initialize(_ context: ModuleContext) async throws {
-        let recommendations = try await Shop.hive.services.resolveAsync(Recommendations.self)
+        let recommendations = try await Hive.shared.services.resolveAsync(Recommendations.self)
         Story.tell(
             "Recommendations", "init (async): awaited its service, suggests \(recommendations.productNames.count) products")
     }
