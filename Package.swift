@@ -115,3 +115,22 @@ let package = Package(
         ),
     ]
 )
+
+// Runs a HiveHost in a swift-service-lifecycle ServiceGroup. Linked statically into the app, next to the dynamic
+// core, so that it uses the app's own copy of ServiceLifecycle; it names no BeeHive type (see HiveService), so
+// it does not pull a second copy of the core into the app either.
+package.products.append(.library(name: "BeeHiveServiceLifecycle", targets: ["BeeHiveServiceLifecycle"]))
+package.targets.append(
+    .target(
+        name: "BeeHiveServiceLifecycle",
+        dependencies: [.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]))
+package.targets.append(
+    .testTarget(
+        name: "BeeHiveServiceLifecycleTests",
+        dependencies: [
+            "BeeHive", "BeeHiveLocks", "BeeHiveServiceLifecycle",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]))
+
+// `scripts/docs` builds the DocC catalog with it (`swift package generate-documentation`).
+package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))

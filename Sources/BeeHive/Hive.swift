@@ -68,8 +68,8 @@ public final class Hive: Sendable {
         var registryDiagnostics = 0
     }
 
-    /// - Parameter diagnosticLimit: how many diagnostics `diagnostics` keeps (the oldest go first, and are
-    ///   counted in `droppedDiagnostics`); every one is logged regardless.
+    /// `diagnosticLimit` is how many diagnostics `diagnostics` keeps (the oldest go first, and are counted in
+    /// `droppedDiagnostics`); every one is logged regardless.
     public init(
         registry: AnnotationRegistry = .shared,
         modules: ModuleManager = ModuleManager(),

@@ -9,15 +9,9 @@ import Logging
 /// and, on SIGTERM or SIGINT, sends `willTerminate` and tears the modules down in reverse order.
 ///
 /// Use `runUntilTerminated()` in a plain executable. In a server, run the host in a swift-service-lifecycle
-/// `ServiceGroup` through `run(untilShutdown:)`:
-///
-///     struct ModulesService: Service {
-///         let host: HiveHost
-///         func run() async throws { try await host.run(untilShutdown: gracefulShutdown) }
-///     }
-///
-/// The adapter lives in the app because the app's copy of ServiceLifecycle must be the one that waits for
-/// the graceful shutdown: a copy linked into `libBeeHive.so` would be a second one that never hears it.
+/// `ServiceGroup` with `HiveService(host.serve)` from the `BeeHiveServiceLifecycle` product (see
+/// `serve(untilShutdown:)`), which is linked into the app so that the app's own copy of ServiceLifecycle waits
+/// for the graceful shutdown.
 public final class HiveHost: Sendable {
     /// What `start()` does when annotations cannot be used (see `Hive.validateAnnotations()`).
     public enum StartupCheck: Sendable, Hashable {
@@ -34,7 +28,7 @@ public final class HiveHost: Sendable {
 
     public let hive: Hive
     public let startupCheck: StartupCheck
-    private let logger: Logger
+    let logger: Logger
     private let phase = Locked(Phase.idle)
 
     public init(
@@ -122,7 +116,7 @@ public final class HiveHost: Sendable {
             try await start()
             try await whenStarted()
         } catch {
-            try? stop()
+            try? await shutdown()
             throw error
         }
         var signal: ProcessSignal?
@@ -131,7 +125,7 @@ public final class HiveHost: Sendable {
             break
         }
         logger.info("terminating", metadata: ["signal": "\(signal.map(\.description) ?? "none")"])
-        try stop(after: signal)
+        try await shutdown(after: signal)
     }
 
     /// Starts, serves SIGHUP, SIGUSR1 and SIGUSR2 as module events until `waitForShutdown` returns or
@@ -145,9 +139,9 @@ public final class HiveHost: Sendable {
             try await waitForShutdown()
         } catch {
             logger.info("shutdown wait ended", metadata: ["error": "\(error)"])
-            try stop()
+            try await shutdown()
             throw error
         }
-        try stop()
+        try await shutdown()
     }
 }

@@ -8,6 +8,9 @@ final class LaunchBatch: Sendable {
     private struct State {
         var unsettled: Int
         var failure: ModuleError?
+        /// The task running a launch that includes asynchronous modules.
+        var task: Task<Void, Never>?
+        var isCancelled = false
     }
 
     private let state: Locked<State>
@@ -23,6 +26,24 @@ final class LaunchBatch: Sendable {
         state.withLock { state in
             if state.failure == nil { state.failure = failure }
         }
+    }
+
+    var task: Task<Void, Never>? { state.withLock { $0.task } }
+
+    /// Keeps the task that runs this launch, cancelling it at once if the launch was cancelled already.
+    func attach(_ task: Task<Void, Never>) {
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.isCancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        state.withLock { state in
+            state.isCancelled = true
+            return state.task
+        }?.cancel()
     }
 
     /// Counts one init as finished; true for the last one.

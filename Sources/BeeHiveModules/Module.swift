@@ -1,8 +1,9 @@
 /// A unit of an app that the module manager sets up, initializes and notifies (BeeHive's `BHModuleProtocol`).
 ///
-/// Every hook has a default that does nothing, so a module implements only what it needs. Hooks are
-/// synchronous and may throw: the manager reports the error with the module and the event, and its
-/// `FailurePolicy` decides whether the rest goes on.
+/// Every hook has a default that does nothing, so a module implements only what it needs. Hooks here are
+/// synchronous and may throw: the manager reports the error with the module and the event, and the module's
+/// `failureBehavior` (by default the manager's `FailurePolicy`) decides whether the rest goes on. A module
+/// that needs `await` in its hooks conforms to `AsyncModule` instead.
 ///
 ///     final class ShopModule: Module {
 ///         static var dependencies: [ModuleDependency] { [.module(NetworkModule.self)] }
@@ -16,6 +17,13 @@ public protocol Module: AnyObject, Sendable {
 
     /// The modules that must be initialized before this one, by type or by name.
     static var dependencies: [ModuleDependency] { get }
+
+    /// How long each of this module's launch and shutdown hooks may run; nil (the default) takes the
+    /// manager's `launchTimeLimit` or `shutdownTimeLimit`.
+    static var hookTimeLimit: Duration? { get }
+
+    /// What a failing hook of this module does to the app; `.managerPolicy` by default.
+    static var failureBehavior: ModuleFailureBehavior { get }
 
     func setUp(_ context: ModuleContext) throws
     func initialize(_ context: ModuleContext) throws
@@ -34,6 +42,8 @@ public protocol Module: AnyObject, Sendable {
 
 extension Module {
     public static var dependencies: [ModuleDependency] { [] }
+    public static var hookTimeLimit: Duration? { nil }
+    public static var failureBehavior: ModuleFailureBehavior { .managerPolicy }
 
     public func setUp(_ context: ModuleContext) throws {}
     public func initialize(_ context: ModuleContext) throws {}

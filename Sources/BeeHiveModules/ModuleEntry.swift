@@ -28,15 +28,26 @@ final class ModuleEntry: Sendable {
     }
 
     let module: any Module
+    /// The module again when its hooks may suspend: looked up once, not on every call.
+    let asyncModule: (any AsyncModule)?
     let descriptor: ModuleDescriptor
     let typeID: ObjectIdentifier
+    let hookTimeLimit: Duration?
+    let failureBehavior: ModuleFailureBehavior
     private let life = Locked(Life())
 
     init(module: any Module, descriptor: ModuleDescriptor) {
         self.module = module
+        self.asyncModule = module as? any AsyncModule
         self.descriptor = descriptor
-        self.typeID = ObjectIdentifier(type(of: module))
+        let type = type(of: module)
+        self.typeID = ObjectIdentifier(type)
+        self.hookTimeLimit = type.hookTimeLimit
+        self.failureBehavior = type.failureBehavior
     }
+
+    /// Whether its init runs beside others instead of on the launching thread, in order.
+    var initRunsConcurrently: Bool { descriptor.isAsync || asyncModule != nil }
 
     var name: String { descriptor.name }
 

@@ -48,11 +48,20 @@ public final class ModuleManager: Sendable {
         var outstandingLaunches = 0
         var launchWaiters: [CheckedContinuation<Void, Never>] = []
         var launchFailure: ModuleError?
+        /// Launches running in a task, which `stop()` and `shutdown()` cancel.
+        var activeLaunches: [ObjectIdentifier: LaunchBatch] = [:]
+        /// The first failure of a module whose failure behaviour is `.stopsApp`.
+        var failureStoppingApp: HookFailure?
+        var failureWaiters: [CheckedContinuation<HookFailure?, Never>] = []
     }
 
     public let config: ConfigStore
     public let launchOptions: LaunchOptions
     public let failurePolicy: FailurePolicy
+    /// How long each launch hook may run, unless the module says otherwise; nil for no limit.
+    public let launchTimeLimit: Duration?
+    /// How long each shutdown hook may run, unless the module says otherwise; nil for no limit.
+    public let shutdownTimeLimit: Duration?
     public let profiler: TimeProfiler
     /// nil when the configuration sets no threshold.
     public let watchdog: Watchdog?
@@ -76,6 +85,8 @@ public final class ModuleManager: Sendable {
         self.logger = logger
         launchOptions = configuration.launchOptions
         failurePolicy = configuration.failurePolicy
+        launchTimeLimit = configuration.launchTimeLimit
+        shutdownTimeLimit = configuration.shutdownTimeLimit
         profiler = TimeProfiler(isEnabled: configuration.isProfilingEnabled)
         let log = DiagnosticLog(logger: logger, forward: configuration.onDiagnostic)
         self.log = log

@@ -7,6 +7,11 @@ extension ModuleManager {
         public var failurePolicy: FailurePolicy
         /// Report hooks that block longer than this; nil (the default) turns the watchdog off.
         public var watchdogThreshold: Duration?
+        /// How long each launch hook (setUp, init, splash) of a module may run; 30 s by default, nil for no
+        /// limit. A module overrides it with `hookTimeLimit`.
+        public var launchTimeLimit: Duration?
+        /// How long each shutdown hook (willTerminate, tearDown) of a module may run; 30 s by default.
+        public var shutdownTimeLimit: Duration?
         /// Record the time of every hook. Off by default.
         public var isProfilingEnabled: Bool
         public var launchOptions: LaunchOptions
@@ -18,6 +23,8 @@ extension ModuleManager {
             environment: ModuleEnvironment? = nil,
             failurePolicy: FailurePolicy = .continue,
             watchdogThreshold: Duration? = nil,
+            launchTimeLimit: Duration? = .seconds(30),
+            shutdownTimeLimit: Duration? = .seconds(30),
             isProfilingEnabled: Bool = false,
             launchOptions: LaunchOptions = .current,
             onDiagnostic: (@Sendable (ModuleDiagnostic) -> Void)? = nil
@@ -25,6 +32,8 @@ extension ModuleManager {
             self.environment = environment
             self.failurePolicy = failurePolicy
             self.watchdogThreshold = watchdogThreshold
+            self.launchTimeLimit = launchTimeLimit
+            self.shutdownTimeLimit = shutdownTimeLimit
             self.isProfilingEnabled = isProfilingEnabled
             self.launchOptions = launchOptions
             self.onDiagnostic = onDiagnostic

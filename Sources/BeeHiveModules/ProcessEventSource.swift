@@ -95,17 +95,22 @@ public final class ProcessEventSource: Sendable {
 
     private func handle(_ signal: ProcessSignal) {
         logger.info("received \(signal)")
-        do {
-            try manager.trigger(signal.event, customParameter: signal)
-        } catch {
-            logger.error("\(signal.event) after \(signal) failed: \(error)")
+        guard signal.event == .willTerminate else {
+            do {
+                try manager.trigger(signal.event, customParameter: signal)
+            } catch {
+                logger.error("\(signal.event) after \(signal) failed: \(error)")
+            }
+            return
         }
-        guard signal.event == .willTerminate else { return }
-        do {
-            try manager.stop()
-        } catch {
-            logger.error("tearDown after \(signal) failed: \(error)")
+        // In a task, so that the hooks of asynchronous modules are awaited (the synchronous ones run as well).
+        Task { [manager, logger, onTermination] in
+            do {
+                try await manager.terminate(customParameter: signal)
+            } catch {
+                logger.error("willTerminate or tearDown after \(signal) failed: \(error)")
+            }
+            onTermination(signal)
         }
-        onTermination(signal)
     }
 }

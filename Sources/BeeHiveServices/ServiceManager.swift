@@ -16,6 +16,8 @@ public final class ServiceManager: Sendable {
     private let gate = ConstructionGate()
     /// What `apply(_:)` registered from records; the hub keeps its own.
     let ledger = RecordLedger<ServiceManager>()
+    /// Services registered with an `async` factory (ServiceManager+Async.swift).
+    let asyncRegistrations = AsyncRegistrations()
 
     private struct State {
         /// Every registration of each service, in registration order.
@@ -285,6 +287,7 @@ public final class ServiceManager: Sendable {
     /// and the caller reads the value with `TypedInstance.value(as:)`: a `Service?` here would make
     /// unspecialized callers instantiate `Optional<Service>` metadata on every lookup.
     private func cachedInstance(of service: Any.Type, name: String?) -> TypedInstance? {
+        if let overridden = overriddenInstance(of: service, name: name) { return overridden }
         let type = ObjectIdentifier(service)
         return state.withLock { $0.cache.instance(of: type, name: name) }
     }
@@ -308,6 +311,11 @@ public final class ServiceManager: Sendable {
             let slotName = registration.scope == .named ? (key.name ?? registration.key.name ?? key.service) : nil
             if let existing = registration.instance(named: slotName) {
                 return Lookup(instance: existing, isCacheable: true, generation: generation)
+            }
+            if let scoped = try instanceInOverrideScope(of: registration, named: slotName, make: {
+                () throws(ServiceError) in try make(registration, key: key, arguments: arguments, context: context)
+            }) {
+                return Lookup(instance: scoped, isCacheable: false, generation: generation)
             }
             let instance = try gate.instance(
                 for: ConstructionGate.Slot(registration: ObjectIdentifier(registration), name: slotName), service: key,

@@ -49,3 +49,27 @@ func makeModule(_ index: Int) -> (module: any Module, counter: HitCounter) {
     let units: any Digit.Type = digits[index % 10]
     return make(thousands, hundreds, tens, units)
 }
+
+/// How long each `AsyncBenchModule` init sleeps; zero for a hook that returns at once.
+let initSleepKey = ConfigKey<Duration>("bench.initSleep")
+
+/// A module whose init is asynchronous: it awaits a sleep, or nothing, the way a module awaits a connection.
+final class AsyncBenchModule<A: Digit, B: Digit, C: Digit, D: Digit>: AsyncModule {
+    init() {}
+
+    func initialize(_ context: ModuleContext) async throws {
+        if let sleep = context.config[initSleepKey], sleep > .zero { try await Task.sleep(for: sleep) }
+    }
+}
+
+/// Asynchronous module number `index` (0 to 9,999).
+func makeAsyncModule(_ index: Int) -> any Module {
+    func make<A: Digit, B: Digit, C: Digit, D: Digit>(_: A.Type, _: B.Type, _: C.Type, _: D.Type) -> any Module {
+        AsyncBenchModule<A, B, C, D>()
+    }
+    let thousands: any Digit.Type = digits[index / 1000 % 10]
+    let hundreds: any Digit.Type = digits[index / 100 % 10]
+    let tens: any Digit.Type = digits[index / 10 % 10]
+    let units: any Digit.Type = digits[index % 10]
+    return make(thousands, hundreds, tens, units)
+}

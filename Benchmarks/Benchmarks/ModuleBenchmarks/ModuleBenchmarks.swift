@@ -6,6 +6,24 @@ import BeeHive
 /// (`trigger(_:customParameter:)`), and a system event (`reload`) to a hook per module. Each hook or handler
 /// only bumps a counter. The reference is a naive dispatcher: a loop over an array of closures, each holding its counter.
 let benchmarks: @Sendable () -> Void = {
+    // Issue 16: 200 modules whose async init awaits 10 ms launch together (start to the last splash), and
+    // the same launch with inits that return at once, whose time per module is the lifecycle's own cost.
+    for (series, sleep) in [("async-init-sleeps-10ms", Duration.milliseconds(10)), ("async-init-returns", .zero)] {
+        Benchmark(
+            "Launch.\(series)@200",
+            configuration: Tolerances.configuration(maxDuration: .seconds(2), allocationsGrowWithInput: true)
+        ) { benchmark in
+            // One launch per run; registering the modules is not timed.
+            let manager = ModuleManager(config: ConfigStore([initSleepKey.name: sleep]))
+            for index in 0..<200 { try manager.register(makeAsyncModule(index)) }
+            benchmark.startMeasurement()
+            try manager.start()
+            try await manager.waitForLaunch()
+            benchmark.stopMeasurement()
+            precondition(manager.diagnostics.isEmpty, "a module failed: \(manager.diagnostics)")
+        }
+    }
+
     for count in [10, 100, 1_000, 10_000] {
         // Small dispatches are timed 1,000 at a time, so that the clock's own cost does not count.
         let configuration = Tolerances.configuration(scalingFactor: count <= 100 ? .kilo : .one)

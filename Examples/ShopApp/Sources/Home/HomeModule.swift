@@ -18,6 +18,7 @@ public final class HomeModule: Module {
             Story.tell("Home", "\(context.event) orderPlaced: thanks \(order.customer); next time try \(next?.name ?? "nothing")")
         }
         Story.tell("Home", "setUp: normal level, priority 0 (code); registers route /home, handles orderPlaced")
+        try context.manager.register(RecommendationsModule.self)
     }
 
     public func initialize(_ context: ModuleContext) throws {

@@ -1,0 +1,165 @@
+import BeeHive
+import BeeHiveLocks
+import BeeHiveServiceLifecycle
+import Foundation
+import Logging
+import ServiceLifecycle
+import Testing
+
+/// What the served modules did, in order; in the child process also printed, for the parent to read.
+let servedLog = ServedLog()
+
+final class ServedLog: Sendable {
+    static let isChild = ProcessInfo.processInfo.environment["BEEHIVE_SERVED_HOST_CHILD"] == "1"
+    private let entries = Locked<[String]>([])
+
+    func add(_ entry: String) {
+        entries.withLock { $0.append(entry) }
+        if Self.isChild {
+            // Unbuffered, so the parent reads each line as soon as it happens.
+            FileHandle.standardOutput.write(Data("served: \(entry)\n".utf8))
+        }
+    }
+
+    var all: [String] { entries.withLock { $0 } }
+}
+
+/// Connects in an asynchronous init and closes in an asynchronous tearDown.
+final class ServedDatabaseModule: AsyncModule {
+    func initialize(_ context: ModuleContext) async throws {
+        try await Task.sleep(for: .milliseconds(5))
+        servedLog.add("database.init")
+    }
+
+    func splash(_ context: ModuleContext) async throws { servedLog.add("database.splash") }
+    func willTerminate(_ context: ModuleContext) async throws { servedLog.add("database.willTerminate") }
+
+    func tearDown(_ context: ModuleContext) async throws {
+        await Task.yield()
+        servedLog.add("database.tearDown")
+    }
+}
+
+final class ServedCacheModule: Module {
+    static var dependencies: [ModuleDependency] { [.module(ServedDatabaseModule.self)] }
+    func initialize(_ context: ModuleContext) throws { servedLog.add("cache.init") }
+    func splash(_ context: ModuleContext) throws { servedLog.add("cache.splash") }
+    func willTerminate(_ context: ModuleContext) throws { servedLog.add("cache.willTerminate") }
+    func tearDown(_ context: ModuleContext) throws { servedLog.add("cache.tearDown") }
+}
+
+/// Its reload fails, and its failures stop the app.
+final class ServedPaymentsModule: AsyncModule {
+    static var failureBehavior: ModuleFailureBehavior { .stopsApp }
+    func reload(_ context: ModuleContext) async throws { throw PaymentsUnavailable() }
+    func tearDown(_ context: ModuleContext) async throws { servedLog.add("payments.tearDown") }
+}
+
+struct PaymentsUnavailable: Error, CustomStringConvertible {
+    var description: String { "payment provider unreachable" }
+}
+
+struct NoObjects: AnnotationSource {
+    func poll() -> [ObjectEvent] { [] }
+}
+
+private let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+private func servedHost(_ modules: [any Module]) throws -> HiveHost {
+    let hive = Hive(registry: AnnotationRegistry(source: NoObjects()))
+    for module in modules { try hive.modules.register(module) }
+    return HiveHost(hive: hive)
+}
+
+/// Polls until `condition` holds: a hang guard, not a timing.
+private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(600)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw WaitTimedOut(what: what) }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+struct WaitTimedOut: Error {
+    let what: String
+}
+
+@Suite(.serialized) struct HiveServiceTests {
+    /// In this process: a graceful shutdown of the group. In the child process the parent test starts, SIGTERM
+    /// does it, through the group's own signal handling.
+    @Test func aGracefulShutdownEndsInWillTerminateAndTearDownInReverse() async throws {
+        let host = try servedHost([ServedCacheModule(), ServedDatabaseModule()])
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: HiveService(host.serve))],
+                gracefulShutdownSignals: ServedLog.isChild ? [.sigterm] : [], logger: quiet))
+        let start = servedLog.all.count
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            try await waitUntil("splash") { servedLog.all.contains("cache.splash") }
+            if !ServedLog.isChild { await group.triggerGracefulShutdown() }
+            try await tasks.waitForAll()
+        }
+        servedLog.add("group ended")
+        #expect(Array(servedLog.all[start...]) == [
+            "database.init", "cache.init", "database.splash", "cache.splash",
+            "database.willTerminate", "cache.willTerminate", "cache.tearDown", "database.tearDown", "group ended",
+        ])
+        #expect(host.hive.modules.isStopped)
+    }
+
+    @Test func aModuleWhosePolicyStopsTheAppEndsTheGroup() async throws {
+        let host = try servedHost([ServedPaymentsModule()])
+        let group = ServiceGroup(
+            configuration: .init(services: [.init(service: HiveService(host.serve))], gracefulShutdownSignals: [], logger: quiet))
+        await #expect {
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                try await waitUntil("start") { host.hive.modules.isStarted }
+                try await host.hive.modules.waitForLaunch()
+                await #expect(throws: ModuleError.self) { try await host.hive.modules.send(.reload) }
+                try await tasks.waitForAll()
+            }
+        } throws: { error in
+            "\(error)".contains("ServedPaymentsModule failed in reload: payment provider unreachable")
+        }
+        #expect(servedLog.all.last == "payments.tearDown")
+        #expect(host.hive.modules.isStopped)
+    }
+
+    /// The same host in a child process, which SIGTERM shuts down.
+    @Test func sigtermToAChildProcessEndsItsGroupGracefully() throws {
+        guard !ServedLog.isChild else { return }
+        let output = FileManager.default.temporaryDirectory.appending(path: "beehive-served-\(UUID().uuidString).out")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let child = Process()
+        child.executableURL = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath()
+        child.arguments = [
+            "--testing-library", "swift-testing", "--filter", "aGracefulShutdownEndsInWillTerminateAndTearDownInReverse",
+        ]
+        child.environment = ProcessInfo.processInfo.environment.merging(["BEEHIVE_SERVED_HOST_CHILD": "1"]) { $1 }
+        child.standardOutput = try FileHandle(forWritingTo: output)
+        child.standardError = FileHandle.nullDevice
+        child.standardInput = FileHandle.nullDevice
+        try child.run()
+        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+        func printed() -> String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+        let deadline = ContinuousClock.now + .seconds(600)
+        while !printed().contains("served: cache.splash") {
+            guard ContinuousClock.now < deadline, child.isRunning else {
+                Issue.record("the child never splashed:\n\(printed())")
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        kill(child.processIdentifier, SIGTERM)
+        child.waitUntilExit()
+        #expect(child.terminationStatus == 0, "\(printed())")
+        let lines = printed().split(separator: "\n").filter { $0.hasPrefix("served: ") }.map { String($0.dropFirst(8)) }
+        #expect(lines == [
+            "database.init", "cache.init", "database.splash", "cache.splash",
+            "database.willTerminate", "cache.willTerminate", "cache.tearDown", "database.tearDown", "group ended",
+        ])
+    }
+}
