@@ -5,6 +5,6 @@ struct BeeHiveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "beehive",
         abstract: "Inspect and check BeeHive annotations in ELF executables and shared libraries.",
-        subcommands: [InspectCommand.self, LintCommand.self]
+        subcommands: [InspectCommand.self, LintCommand.self, IndexCommand.self]
     )
 }

@@ -15,14 +15,14 @@ struct InspectCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Executables, shared libraries or object files to read.")
+    @Argument(help: "Executables, shared libraries or object files to read, or plugin folders (their shared objects).")
     var files: [String]
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
     func run() throws {
-        let inspected = files.map { SectionReader.readFile(atPath: $0) }
+        let inspected = files.flatMap(Self.pluginFiles(in:)).map { SectionReader.readFile(atPath: $0) }
         let report = Report(inspected)
         if json {
             let encoder = JSONEncoder()
