@@ -18,6 +18,11 @@ let package = Package(
             name: "RecordParserFuzzer",
             dependencies: ["FuzzerDriver", .product(name: "BeeHive", package: beehive)]
         ),
+        // The plugin index cache's reader, fed through PluginIndex.build as a host would (scripts/fuzz).
+        .executableTarget(
+            name: "PluginIndexCacheFuzzer",
+            dependencies: ["FuzzerDriver", .product(name: "BeeHive", package: beehive)]
+        ),
         .executableTarget(
             name: "ReadObjectFiles",
             dependencies: [.product(name: "BeeHive", package: beehive)]
