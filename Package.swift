@@ -11,6 +11,8 @@ let package = Package(
         .executable(name: "beehive", targets: ["BeeHiveCLI"]),
         // Separate from BeeHive so that users who annotate in C only never build swift-syntax.
         .library(name: "BeeHiveAnnotations", targets: ["BeeHiveAnnotations"]),
+        // `swift package beehive-lint`: lints the package's built executables and libraries, for CI.
+        .plugin(name: "BeeHiveLintPlugin", targets: ["BeeHiveLintPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -100,5 +102,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "BeeHiveLintTests", dependencies: ["BeeHiveLint"]),
+        .executableTarget(name: "BeeHiveLintTool", dependencies: ["BeeHiveLint"]),
+        .plugin(
+            name: "BeeHiveLintPlugin",
+            capability: .command(
+                intent: .custom(
+                    verb: "beehive-lint",
+                    description: "Build the package's products and check their BeeHive annotations with beehive lint")),
+            dependencies: ["BeeHiveLintTool"]
+        ),
     ]
 )

@@ -8,8 +8,13 @@ import Logging
 /// The hub of a modular app (BeeHive's `BeeHive` object): the annotation registry and the managers it feeds.
 ///
 /// Data flows one way: `refresh()` takes what discovery found in the loaded objects' sections from the
-/// registry and hands it to the service manager, the router, the mediator and the module manager, in that
-/// order, so that modules starting up can already look up services and routes.
+/// registry and hands each record to the manager that consumes it. The hive alone keeps which record became
+/// which registration. Changes apply in a safe order: services first, then routes and mediator targets, then
+/// modules, so that a module's setUp can use what its own object registered; when objects go, their modules
+/// get tearDown and unmount first, while their targets, routes and services are still there.
+///
+/// Module hooks run with no lock held, and may call back into the hive (refresh, load or unload a plugin)
+/// from any thread: see `refresh()`.
 public final class Hive: Sendable {
     /// The hive of this process, fed by the objects loaded in it. Made on first use, as `bootstrap(_:)` says
     /// or with defaults.
@@ -28,6 +33,8 @@ public final class Hive: Sendable {
     /// Chooses how `Hive.shared` is made (its logger, the module manager's configuration with the profiler
     /// on, a duplicate policy...), so that modules, handlers and plugins that reach for `Hive.shared` find the
     /// app's hive. Call it once, before anything touches `Hive.shared`; `make` must not touch it either.
+    ///
+    /// - Throws: `HiveError.alreadyBootstrapped` when `Hive.shared` is already in use.
     public static func bootstrap(_ make: @escaping @Sendable () -> Hive) throws(HiveError) {
         try bootstrapping.withLock { state throws(HiveError) in
             guard !state.isShared else { throw .alreadyBootstrapped }
@@ -42,28 +49,35 @@ public final class Hive: Sendable {
     public let mediator: Mediator
 
     private let logger: Logger
-    private let state = Locked(State())
-    /// Serialises deliveries, so that managers see objects come and go in the order they did.
-    private let delivery = Locked(Delivered())
+    private let state: Locked<State>
+    private let deliveries = DeliveryQueue()
+    /// Which record became which registration, per manager.
+    private let serviceRecords = RecordLedger<ServiceManager>()
+    private let routeRecords = RecordLedger<Router>()
+    private let targetRecords = RecordLedger<Mediator>()
+    private let moduleRecords = RecordLedger<ModuleManager>()
 
     private struct State {
-        var plugins: [String: Plugin] = [:]
-        var diagnostics: [HiveDiagnostic] = []
-    }
-
-    /// What the managers have been given so far.
-    private struct Delivered {
-        var objects: [UInt64: ObjectAnnotations] = [:]
+        /// Loaded plugins by their loader identity, with how many loads are outstanding.
+        var plugins: [UInt: (plugin: Plugin, loads: Int)] = [:]
+        /// Plugins that stay mapped after their last unload, with their file as it was when first loaded.
+        var retiredPlugins: [UInt: FileStamp] = [:]
+        var diagnostics: DiagnosticHistory
+        /// The objects the managers have been given, and how many registry diagnostics.
+        var delivered: [UInt64: ObjectAnnotations] = [:]
         var registryDiagnostics = 0
     }
 
+    /// - Parameter diagnosticLimit: how many diagnostics `diagnostics` keeps (the oldest go first, and are
+    ///   counted in `droppedDiagnostics`); every one is logged regardless.
     public init(
         registry: AnnotationRegistry = .shared,
         modules: ModuleManager = ModuleManager(),
         services: ServiceManager = ServiceManager(),
         router: Router = Router(),
         mediator: Mediator = Mediator(),
-        logger: Logger = Logger(label: "beehive", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "beehive", factory: { _ in SwiftLogNoOpLogHandler() }),
+        diagnosticLimit: Int = 1000
     ) {
         self.registry = registry
         self.modules = modules
@@ -71,22 +85,35 @@ public final class Hive: Sendable {
         self.router = router
         self.mediator = mediator
         self.logger = logger
+        state = Locked(State(diagnostics: DiagnosticHistory(limit: diagnosticLimit)))
+        modules.hub.withLock { $0 = WeakHub(self) }
     }
 
     /// Takes in the annotations of objects loaded or unloaded since the last call and hands them to the
     /// managers. The first call also takes what the constructor found before `main`. Cheap when nothing changed.
     ///
     /// The managers get the difference between the registry's objects and what they were given before, so
-    /// it does not matter who else refreshes the registry. Hooks run by this call must not call it again.
+    /// it does not matter who else refreshes the registry.
+    ///
+    /// Called from a hook that this hive is running (a module's setUp calling back), it returns at once and
+    /// the work is done right after that hook, in order; it then returns no diagnostics (they still reach
+    /// `diagnostics` and the logger). Called from another thread while a delivery runs, it waits for it.
     @discardableResult
     public func refresh() -> [HiveDiagnostic] {
         registry.refresh()
-        return deliverChanges()
+        return (try? deliver()) ?? []
     }
 
-    /// Every diagnostic reported through this hive so far.
+    /// The diagnostics reported through this hive, oldest first: what the registry found wrong with objects
+    /// and records, records the managers refused, modules waiting for a dependency, failed service
+    /// validations, changed plugins. The last `diagnosticLimit` are kept.
     public var diagnostics: [HiveDiagnostic] {
-        state.withLock { $0.diagnostics }
+        state.withLock { $0.diagnostics.entries }
+    }
+
+    /// How many diagnostics `diagnostics` no longer holds because of its limit.
+    public var droppedDiagnostics: Int {
+        state.withLock { $0.diagnostics.dropped }
     }
 
     /// Resolves every registered service once and reports those that are missing or broken.
@@ -96,8 +123,41 @@ public final class Hive: Sendable {
         return found
     }
 
+    /// Every annotation of the loaded objects that is not in use, and why, naming its object file and record:
+    /// modules, route handlers and targets whose type does not resolve or conform (refused when delivered),
+    /// modules still waiting for a dependency, and annotated services whose implementation type does not
+    /// resolve or is no `ServiceImplementation` (checked now: lookups resolve it lazily). Creates nothing.
+    /// `HiveHost.start()` runs it.
+    public func validateAnnotations() -> [HiveDiagnostic] {
+        var found = serviceRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
+        for (record, token) in serviceRecords.registrations {
+            guard let error = services.implementationProblem(of: token) else { continue }
+            let kind: RegistryDiagnostic.Kind =
+                switch error.kind {
+                case .notConstructible(_, let implementation):
+                    .nonConformingType(name: implementation, expected: "ServiceImplementation")
+                case .implementationNotFound(_, let implementation): .unresolvedType(name: implementation)
+                default: .malformedRecord(reason: error.description)
+                }
+            found.append(
+                .registry(
+                    RegistryDiagnostic(kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text)))
+        }
+        found += routeRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
+        found += targetRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
+        found += moduleRecords.problems.map { HiveDiagnostic.module($0.diagnostic) }
+        return found
+    }
+
     /// Loads a plugin and registers what it carries: its modules catch up on setUp, init and splash if the
     /// modules have started. The plugin must link the dynamic `BeeHive` library (see the README).
+    ///
+    /// A plugin is known by the loaded object, not by the spelling of its path: loading it again (by any
+    /// path) counts one more load and registers nothing new. Called from a hook, it loads the library at
+    /// once and registers its annotations right after the hook (see `refresh()`).
+    ///
+    /// - Throws: `HiveError.plugin` with the `PluginError` (empty path, missing file, directory, not ELF, or the
+    ///   loader's refusal).
     @discardableResult
     public func loadPlugin(atPath path: String) throws(HiveError) -> [HiveDiagnostic] {
         let plugin: Plugin
@@ -106,29 +166,63 @@ public final class Hive: Sendable {
         } catch {
             throw .plugin(error)
         }
-        state.withLock { $0.plugins[path] = plugin }
-        logger.info("loaded plugin", metadata: ["path": "\(path)"])
+        let (isNew, changedSinceRetired) = state.withLock { state in
+            if let loaded = state.plugins[plugin.identity] {
+                state.plugins[plugin.identity] = (loaded.plugin, loaded.loads + 1)
+                return (false, false)
+            }
+            state.plugins[plugin.identity] = (plugin, 1)
+            guard let earlier = state.retiredPlugins.removeValue(forKey: plugin.identity) else { return (true, false) }
+            return (true, earlier != plugin.file)
+        }
+        guard isNew else {
+            // The loader counted this load as well; one handle per plugin is enough.
+            try? plugin.unload()
+            logger.debug("plugin loaded again", metadata: ["path": "\(path)"])
+            return []
+        }
+        logger.info("loaded plugin", metadata: ["path": "\(path)", "object": "\(plugin.objectPath)"])
+        var found: [HiveDiagnostic] = []
+        if changedSinceRetired {
+            found.append(.pluginChangedSinceUnloaded(path: plugin.objectPath))
+            record(found)
+        }
         registry.refresh()
-        registry.reinstateObjects(atPath: path)
-        return deliverChanges()
+        registry.reinstateObjects(atPath: plugin.objectPath)
+        return found + ((try? deliver()) ?? [])
     }
 
-    /// Retires what the plugin registered (its modules get tearDown and unmount, its services and routes go
-    /// away), then lets the loader unmap it.
+    /// Counts one load of the plugin down; at the last, retires what it registered (its modules get tearDown
+    /// and unmount, then its targets, routes and services go away) and lets the loader unmap it. `path` may
+    /// be any spelling of the plugin's path (a symlink, a relative path).
+    ///
+    /// Called from a hook, the retirement happens right after the hook (see `refresh()`).
+    /// - Throws: `HiveError.pluginNotLoaded` when no plugin loaded through this hive is at `path`.
     @discardableResult
     public func unloadPlugin(atPath path: String) throws(HiveError) -> [HiveDiagnostic] {
-        guard let plugin = state.withLock({ $0.plugins.removeValue(forKey: path) }) else {
-            throw .pluginNotLoaded(path: path)
+        guard let identity = Plugin.loadedIdentity(atPath: path) else { throw .pluginNotLoaded(path: path) }
+        let leaving = try state.withLock { state throws(HiveError) -> Plugin? in
+            guard let loaded = state.plugins[identity] else { throw .pluginNotLoaded(path: path) }
+            guard loaded.loads == 1 else {
+                state.plugins[identity] = (loaded.plugin, loaded.loads - 1)
+                return nil
+            }
+            state.plugins[identity] = nil
+            if loaded.plugin.staysLoaded { state.retiredPlugins[identity] = loaded.plugin.file }
+            return loaded.plugin
         }
-        registry.retireObjects(atPath: path)
-        let diagnostics = deliverChanges()
-        do {
-            try plugin.unload()
-        } catch {
-            throw .plugin(error)
+        guard let plugin = leaving else { return [] }
+        registry.retireObjects(atPath: plugin.objectPath)
+        return try deliver { [registry, logger] in
+            do throws(PluginError) {
+                try plugin.unload()
+            } catch {
+                return .failure(.plugin(error))
+            }
+            logger.info("unloaded plugin", metadata: ["path": "\(plugin.path)"])
+            registry.refresh()
+            return .success([])
         }
-        logger.info("unloaded plugin", metadata: ["path": "\(path)"])
-        return diagnostics + refresh()
     }
 
     /// Opens a URL: routes it, then tells the started modules through their `openURL` hook (the URL is the
@@ -151,39 +245,56 @@ public final class Hive: Sendable {
         return result
     }
 
-    private func deliverChanges() -> [HiveDiagnostic] {
-        delivery.withLock { delivered in
-            let current = registry.objects
-            let registryDiagnostics = registry.diagnostics
-            var update = RegistryUpdate()
-            let currentIDs = Set(current.map(\.object.id))
-            for (id, gone) in delivered.objects.sorted(by: { $0.key < $1.key }) where !currentIDs.contains(id) {
-                delivered.objects[id] = nil
-                update.unloadedObjects.append(gone.object)
-                update.removed += gone.records
+    /// Hands the registry's changes to the managers, then runs `after` (unmapping a plugin once its modules
+    /// are torn down), then hands over what `after` changed. Returns nil from inside a delivery.
+    private func deliver(
+        then after: (@Sendable () -> Result<[HiveDiagnostic], HiveError>)? = nil
+    ) throws(HiveError) -> [HiveDiagnostic] {
+        let result = deliveries.perform { [self] in
+            var found = synchronize()
+            guard let after else { return .success(found) }
+            switch after() {
+            case .success(let more): found += more
+            case .failure(let error): return .failure(error)
             }
-            for object in current where delivered.objects[object.object.id] == nil {
-                delivered.objects[object.object.id] = object
-                update.loadedObjects.append(object.object)
-                update.added += object.records
-            }
-            update.diagnostics = Array(registryDiagnostics.dropFirst(delivered.registryDiagnostics))
-            delivered.registryDiagnostics = registryDiagnostics.count
-            return deliver(update)
+            found += synchronize()
+            return .success(found)
         }
+        return try result?.get() ?? []
     }
 
-    private func deliver(_ update: RegistryUpdate) -> [HiveDiagnostic] {
-        guard !update.isEmpty else { return [] }
-        var found = update.diagnostics.map(HiveDiagnostic.registry)
-        services.apply(update)
-        found += router.apply(update).map(HiveDiagnostic.registry)
-        found += mediator.apply(update).map(HiveDiagnostic.registry)
-        do {
-            found += try modules.apply(update).map(HiveDiagnostic.module)
-        } catch {
-            found.append(.module(ModuleDiagnostic(.rejectedRecord(error))))
+    /// One step of delivery: what changed in the registry since the managers were last given its objects.
+    private func synchronize() -> [HiveDiagnostic] {
+        let current = registry.objects
+        let registryDiagnostics = registry.diagnostics
+        let change = state.withLock { state in
+            var removed: [AnnotationRecord] = []
+            var added: [AnnotationRecord] = []
+            let currentIDs = Set(current.map(\.object.id))
+            for (id, gone) in state.delivered.sorted(by: { $0.key < $1.key }) where !currentIDs.contains(id) {
+                state.delivered[id] = nil
+                removed += gone.records
+            }
+            for object in current where state.delivered[object.object.id] == nil {
+                state.delivered[object.object.id] = object
+                added += object.records
+            }
+            let fresh = Array(registryDiagnostics.dropFirst(state.registryDiagnostics))
+            state.registryDiagnostics = registryDiagnostics.count
+            return (removed: removed, added: added, diagnostics: fresh)
         }
+        var found = change.diagnostics.map(HiveDiagnostic.registry)
+        // Leaving: modules first, while what they use is still registered.
+        found += moduleRecords.unregister(change.removed, from: modules).map(HiveDiagnostic.module)
+        found += targetRecords.unregister(change.removed, from: mediator).map(HiveDiagnostic.registry)
+        found += routeRecords.unregister(change.removed, from: router).map(HiveDiagnostic.registry)
+        found += serviceRecords.unregister(change.removed, from: services).map(HiveDiagnostic.registry)
+        // Arriving: modules last, so that their setUp finds their services, routes and targets. Modules still
+        // waiting for a dependency are offered again.
+        found += serviceRecords.register(change.added, to: services).map(HiveDiagnostic.registry)
+        found += routeRecords.register(change.added, to: router).map(HiveDiagnostic.registry)
+        found += targetRecords.register(change.added, to: mediator).map(HiveDiagnostic.registry)
+        found += moduleRecords.register(change.added, to: modules).map(HiveDiagnostic.module)
         record(found)
         return found
     }
@@ -197,6 +308,6 @@ public final class Hive: Sendable {
                 logger.warning("\(diagnostic)")
             }
         }
-        state.withLock { $0.diagnostics += found }
+        state.withLock { $0.diagnostics.append(contentsOf: found) }
     }
 }

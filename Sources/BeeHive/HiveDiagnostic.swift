@@ -8,12 +8,15 @@ public enum HiveDiagnostic: Sendable, CustomStringConvertible {
     case registry(RegistryDiagnostic)
     case module(ModuleDiagnostic)
     case service(ServiceError)
+    /// A Swift plugin loaded again whose file changed since it was unloaded. The process still runs the build
+    /// it first loaded (the Swift runtime cannot forget an image); restart the process to run the new one.
+    case pluginChangedSinceUnloaded(path: String)
 
     public var isError: Bool {
         switch self {
         case .registry(let diagnostic): diagnostic.severity == .error
         case .module(let diagnostic): diagnostic.severity == .error
-        case .service: true
+        case .service, .pluginChangedSinceUnloaded: true
         }
     }
 
@@ -22,6 +25,8 @@ public enum HiveDiagnostic: Sendable, CustomStringConvertible {
         case .registry(let diagnostic): diagnostic.description
         case .module(let diagnostic): diagnostic.description
         case .service(let error): error.description
+        case .pluginChangedSinceUnloaded(let path):
+            "plugin \(path) changed on disk since it was unloaded, but a Swift plugin stays mapped: this process still runs the build it loaded first; restart the process to run the new build"
         }
     }
 }

@@ -11,6 +11,8 @@ public enum HiveError: Error, Sendable, CustomStringConvertible {
     case routing(RoutingError)
     /// `Hive.bootstrap(_:)` came after `Hive.shared` was first used.
     case alreadyBootstrapped
+    /// `HiveHost.start()` found annotations that are not in use (see `Hive.validateAnnotations()`).
+    case invalidAnnotations([HiveDiagnostic])
 
     public var description: String {
         switch self {
@@ -18,6 +20,9 @@ public enum HiveError: Error, Sendable, CustomStringConvertible {
         case .pluginNotLoaded(let path): "no plugin was loaded from \(path); load it with Hive.loadPlugin(atPath:)"
         case .modules(let error): error.description
         case .routing(let error): error.description
+        case .invalidAnnotations(let problems):
+            (["\(problems.count) annotation(s) cannot be used; fix the names in the annotations (or link the objects that define them), or start the host with startupCheck: .logProblems to run without them:"]
+                + problems.map { "  - \($0)" }).joined(separator: "\n")
         case .alreadyBootstrapped:
             "Hive.shared is already in use: call Hive.bootstrap(_:) first thing in main, before any module, service or route touches it"
         }

@@ -4,9 +4,9 @@ import Logging
 
 /// Runs a modular app for the life of a Linux process: BeeHive's `BHAppDelegate`.
 ///
-/// It registers what discovery found, starts the modules (setUp, init, splash, async inits), turns signals
-/// into module events (SIGHUP: reload, SIGUSR1/2: user events) and, on SIGTERM or SIGINT, sends
-/// `willTerminate` and tears the modules down in reverse order.
+/// It registers what discovery found, checks that every annotation is usable, starts the modules (setUp,
+/// init, splash, async inits), turns signals into module events (SIGHUP: reload, SIGUSR1/2: user events)
+/// and, on SIGTERM or SIGINT, sends `willTerminate` and tears the modules down in reverse order.
 ///
 /// Use `runUntilTerminated()` in a plain executable. In a server, run the host in a swift-service-lifecycle
 /// `ServiceGroup` through `run(untilShutdown:)`:
@@ -19,28 +19,68 @@ import Logging
 /// The adapter lives in the app because the app's copy of ServiceLifecycle must be the one that waits for
 /// the graceful shutdown: a copy linked into `libBeeHive.so` would be a second one that never hears it.
 public final class HiveHost: Sendable {
-    public let hive: Hive
-    private let logger: Logger
-    private let started = Locked(false)
+    /// What `start()` does when annotations cannot be used (see `Hive.validateAnnotations()`).
+    public enum StartupCheck: Sendable, Hashable {
+        /// Fail with `HiveError.invalidAnnotations`, listing every problem: the default, so that a misspelt
+        /// type name is found at the first run rather than when someone misses the module.
+        case failOnProblems
+        /// Log every problem as an error and start without those annotations.
+        case logProblems
+    }
 
-    public init(hive: Hive = .shared, logger: Logger = Logger(label: "beehive.host", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    private enum Phase {
+        case idle, starting, started
+    }
+
+    public let hive: Hive
+    public let startupCheck: StartupCheck
+    private let logger: Logger
+    private let phase = Locked(Phase.idle)
+
+    public init(
+        hive: Hive = .shared, startupCheck: StartupCheck = .failOnProblems,
+        logger: Logger = Logger(label: "beehive.host", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
         self.hive = hive
+        self.startupCheck = startupCheck
         self.logger = logger
     }
 
-    /// Registers what discovery found and launches every module; returns once async inits and splash are done.
-    /// Calling it again does nothing.
+    /// Registers what discovery found, checks it, and launches every module; returns once async inits and
+    /// splash are done. Calling it again after it succeeded, or while it runs, does nothing; after a failure,
+    /// it tries again (fix the problem first: register the missing module, load the plugin...).
+    ///
+    /// - Throws: `HiveError.invalidAnnotations` listing every unusable annotation (unless `startupCheck` is
+    ///   `.logProblems`); `HiveError.modules` when the modules cannot start.
     public func start() async throws(HiveError) {
-        guard started.withLock({ started in
-            defer { started = true }
-            return !started
-        }) else { return }
+        let claimed = phase.withLock { phase in
+            guard phase == .idle else { return false }
+            phase = .starting
+            return true
+        }
+        guard claimed else { return }
+        do {
+            try await launch()
+            phase.withLock { $0 = .started }
+        } catch {
+            phase.withLock { $0 = .idle }
+            throw error
+        }
+    }
+
+    private func launch() async throws(HiveError) {
         let diagnostics = hive.refresh()
+        let problems = hive.validateAnnotations()
         logger.info("starting modules", metadata: [
             "annotations": "\(hive.registry.records.count)", "diagnostics": "\(diagnostics.count)",
+            "problems": "\(problems.count)",
         ])
+        if !problems.isEmpty {
+            for problem in problems { logger.error("\(problem)") }
+            if startupCheck == .failOnProblems { throw .invalidAnnotations(problems) }
+        }
         do {
-            try hive.modules.start()
+            if !hive.modules.isStarted { try hive.modules.start() }
             try await hive.modules.waitForLaunch()
         } catch {
             throw .modules(error)
@@ -48,14 +88,14 @@ public final class HiveHost: Sendable {
         logger.info("modules started", metadata: ["count": "\(hive.modules.modules.count)"])
     }
 
-    /// Sends `willTerminate`, then tears the modules down in reverse order (tearDown). Does nothing if the
-    /// modules never started or were stopped already (by a signal, say).
-    public func stop() throws(HiveError) {
+    /// Sends `willTerminate` (with `signal` as its custom parameter, if any), then tears the modules down in
+    /// reverse order (tearDown). Does nothing if the modules never started or were stopped already.
+    public func stop(after signal: ProcessSignal? = nil) throws(HiveError) {
         let modules = hive.modules
         guard modules.isStarted && !modules.isStopped else { return }
         logger.info("stopping modules")
         do {
-            try modules.trigger(.willTerminate)
+            try modules.trigger(.willTerminate, customParameter: signal)
             try modules.stop()
         } catch .stopped {
             return
@@ -64,31 +104,44 @@ public final class HiveHost: Sendable {
         }
     }
 
-    /// Starts, then runs until SIGTERM or SIGINT, which give `willTerminate` and tearDown; returns after them.
-    /// Signals are handled from before the modules start, so a SIGTERM during startup ends the run cleanly.
-    public func runUntilTerminated() async throws(HiveError) {
-        let termination = AsyncStream<ProcessSignal>.makeStream()
-        let signals = ProcessEventSource(manager: hive.modules, logger: logger) { signal in
-            termination.continuation.yield(signal)
-            termination.continuation.finish()
+    /// Arms the signals, starts, runs `whenStarted` (print a ready line there: the signals are armed by
+    /// then), then runs until SIGTERM or SIGINT, which give `willTerminate` and tearDown; returns after them.
+    ///
+    /// A SIGTERM or SIGINT that arrives while the modules launch is acted on once the launch is over, so no
+    /// module gets `willTerminate` while its setUp runs, and every module that was set up is torn down. When
+    /// `start()` or `whenStarted` fails, the modules already set up are torn down before the error is thrown.
+    public func runUntilTerminated(whenStarted: @Sendable () async throws -> Void = {}) async throws {
+        let termination = TerminationSignals()
+        let events = ProcessEventSource(manager: hive.modules, signals: [.hangUp, .user1, .user2], logger: logger)
+        events.start()
+        defer {
+            events.cancel()
+            termination.cancel()
         }
-        signals.start()
-        defer { signals.cancel() }
-        try await start()
-        for await signal in termination.stream {
-            logger.info("terminating", metadata: ["signal": "\(signal)"])
+        do {
+            try await start()
+            try await whenStarted()
+        } catch {
+            try? stop()
+            throw error
         }
-        try stop()
+        var signal: ProcessSignal?
+        for await received in termination.received {
+            signal = received
+            break
+        }
+        logger.info("terminating", metadata: ["signal": "\(signal.map(\.description) ?? "none")"])
+        try stop(after: signal)
     }
 
     /// Starts, serves SIGHUP, SIGUSR1 and SIGUSR2 as module events until `waitForShutdown` returns or
     /// throws (pass swift-service-lifecycle's `gracefulShutdown`), then stops the modules either way.
     public func run(untilShutdown waitForShutdown: () async throws -> Void) async throws {
-        try await start()
         let signals = ProcessEventSource(manager: hive.modules, signals: [.hangUp, .user1, .user2], logger: logger)
         signals.start()
         defer { signals.cancel() }
         do {
+            try await start()
             try await waitForShutdown()
         } catch {
             logger.info("shutdown wait ended", metadata: ["error": "\(error)"])

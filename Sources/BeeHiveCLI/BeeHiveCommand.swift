@@ -4,7 +4,7 @@ import ArgumentParser
 struct BeeHiveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "beehive",
-        abstract: "Inspect and check BeeHive annotations in ELF executables and shared libraries.",
-        subcommands: [InspectCommand.self, LintCommand.self, IndexCommand.self]
+        abstract: "Inspect, check and draw the BeeHive annotations of ELF executables and shared libraries.",
+        subcommands: [InspectCommand.self, LintCommand.self, GraphCommand.self, IndexCommand.self]
     )
 }

@@ -5,22 +5,30 @@ import Glibc
 
 /// An ELF executable or shared library opened read-only with libelf, for its symbols and the bytes at its
 /// virtual addresses. Nothing is loaded or run.
+///
+/// Every size and address comes from the file and is checked before use: a section is read only where the
+/// file holds all of its bytes, and its address range must not pass the end of the address space.
 final class ELFFile {
     struct OpenError: Error {
+        let reason: String
+    }
+
+    /// A section whose header cannot be trusted; `reason` says why.
+    struct SectionError: Error, Hashable {
+        let section: String
         let reason: String
     }
 
     let path: String
     private let descriptor: Int32
     private let elf: OpaquePointer
-    /// Data of allocated sections with contents, by address, for reading what pointers point at.
-    private var allocated: [(address: UInt64, size: UInt64, section: OpaquePointer)] = []
+    /// Bytes of allocated sections with contents, by address, for reading what pointers point at.
+    private var allocated: [(address: UInt64, bytes: UnsafeRawBufferPointer)] = []
 
     init(path: String) throws(OpenError) {
         _ = Self.libelfReady
         self.path = path
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw OpenError(reason: String(cString: strerror(errno))) }
+        descriptor = try Self.openRegularFile(path)
         guard let elf = elf_begin(descriptor, ELF_C_READ_MMAP, nil) else {
             close(descriptor)
             throw OpenError(reason: String(cString: elf_errmsg(-1)))
@@ -32,9 +40,11 @@ final class ELFFile {
         }
         self.elf = elf
         forEachSection { section, header in
-            if header.sh_flags & UInt64(SHF_ALLOC) != 0, header.sh_type != SHT_NOBITS, header.sh_size > 0 {
-                allocated.append((header.sh_addr, header.sh_size, section))
-            }
+            guard header.sh_flags & UInt64(SHF_ALLOC) != 0, header.sh_type != SHT_NOBITS, header.sh_size > 0,
+                !header.sh_addr.addingReportingOverflow(header.sh_size).overflow,
+                let bytes = Self.contents(of: section, size: header.sh_size)
+            else { return }
+            allocated.append((header.sh_addr, bytes))
         }
     }
 
@@ -43,7 +53,48 @@ final class ELFFile {
         close(descriptor)
     }
 
-    private static let libelfReady: Bool = elf_version(UInt32(EV_CURRENT)) != UInt32(EV_NONE)
+    static let libelfReady: Bool = elf_version(UInt32(EV_CURRENT)) != UInt32(EV_NONE)
+
+    /// Opens `path` read-only without blocking (a FIFO without a writer would otherwise wait forever) and
+    /// checks that it is a regular file.
+    static func openRegularFile(_ path: String) throws(OpenError) -> Int32 {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else { throw OpenError(reason: String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw OpenError(reason: reason)
+        }
+        if let kind = fileKind(info.st_mode) {
+            close(descriptor)
+            throw OpenError(reason: "it is \(kind), not an object file")
+        }
+        return descriptor
+    }
+
+    /// What a file that is not a regular file is, in words; nil for a regular file.
+    private static func fileKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "not a regular file"
+        }
+    }
+
+    /// A section's bytes, if the file holds exactly `size` of them.
+    private static func contents(of section: OpaquePointer, size: UInt64) -> UnsafeRawBufferPointer? {
+        // An empty section has no buffer to point at.
+        if size == 0 { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        guard let data = elf_getdata(section, nil), let base = data.pointee.d_buf, UInt64(data.pointee.d_size) == size,
+            size <= UInt64(Int.max)
+        else { return nil }
+        return UnsafeRawBufferPointer(start: base, count: Int(size))
+    }
 
     /// Relocatable objects (`.o`) have no addresses yet; only their symbols can be read.
     var hasAddresses: Bool {
@@ -53,12 +104,13 @@ final class ELFFile {
     }
 
     /// Calls `body` with the name of every symbol of .symtab and .dynsym and whether this file defines it.
+    /// The count comes from the bytes the file holds, not from the header's size.
     func forEachSymbol(_ body: (_ name: UnsafePointer<CChar>, _ isDefined: Bool) -> Void) {
         forEachSection { section, header in
             guard header.sh_type == SHT_SYMTAB || header.sh_type == SHT_DYNSYM, header.sh_entsize > 0,
                 let data = elf_getdata(section, nil)
             else { return }
-            for index in 0..<Int32(clamping: header.sh_size / header.sh_entsize) {
+            for index in 0..<Int32(clamping: UInt64(data.pointee.d_size) / header.sh_entsize) {
                 var symbol = GElf_Sym()
                 guard gelf_getsym(data, index, &symbol) != nil, symbol.st_name != 0,
                     let name = elf_strptr(elf, Int(header.sh_link), Int(symbol.st_name))
@@ -68,27 +120,37 @@ final class ELFFile {
         }
     }
 
-    /// The address and size of the section with this name.
-    func section(named name: String) -> (address: UInt64, size: UInt64)? {
+    /// The address and bytes of the section with this name; nil when there is none. Throws when its header
+    /// cannot be trusted: an address range past the end of the address space, or more bytes than the file holds.
+    func section(named name: String) throws(SectionError) -> (address: UInt64, bytes: UnsafeRawBufferPointer)? {
         var index = 0
-        guard elf_getshdrstrndx(elf, &index) == 0 else { return nil }
-        var found: (UInt64, UInt64)?
-        forEachSection { _, header in
+        // elf_getshdrstrndx follows SHN_XINDEX to the index kept in the first section header.
+        guard elf_getshdrstrndx(elf, &index) == 0, index != 0 else { return nil }
+        var found: (OpaquePointer, GElf_Shdr)?
+        forEachSection { section, header in
             guard found == nil, let sectionName = elf_strptr(elf, index, Int(header.sh_name)),
                 String(cString: sectionName) == name
             else { return }
-            found = (header.sh_addr, header.sh_size)
+            found = (section, header)
         }
-        return found
+        guard let (section, header) = found else { return nil }
+        guard !header.sh_addr.addingReportingOverflow(header.sh_size).overflow else {
+            throw SectionError(
+                section: name,
+                reason: "its address \(hex(header.sh_addr)) plus its size \(header.sh_size) bytes passes the end of the address space")
+        }
+        guard header.sh_type != SHT_NOBITS, let bytes = Self.contents(of: section, size: header.sh_size) else {
+            throw SectionError(section: name, reason: "its header says \(header.sh_size) bytes, which the file does not hold")
+        }
+        return (header.sh_addr, bytes)
     }
 
     /// `count` bytes at a virtual address, if they lie in one allocated section.
     func bytes(at address: UInt64, count: Int) -> UnsafeRawBufferPointer? {
-        for (start, size, section) in allocated where address >= start && address - start < size {
-            guard UInt64(count) <= size - (address - start), let data = elf_getdata(section, nil), let base = data.pointee.d_buf,
-                UInt64(data.pointee.d_size) == size
-            else { return nil }
-            return UnsafeRawBufferPointer(start: base + Int(address - start), count: count)
+        for (start, bytes) in allocated where address >= start && address - start < UInt64(bytes.count) {
+            let offset = Int(address - start)
+            guard count <= bytes.count - offset else { return nil }
+            return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
         }
         return nil
     }
@@ -99,9 +161,10 @@ final class ELFFile {
 
     /// The NUL-terminated string at a virtual address, up to `limit` bytes.
     func string(at address: UInt64, limit: Int = 1024) -> String? {
-        for (start, size, _) in allocated where address >= start && address - start < size {
-            let available = Int(min(UInt64(limit), size - (address - start)))
-            guard let buffer = bytes(at: address, count: available), let end = buffer.firstIndex(of: 0) else { return nil }
+        for (start, bytes) in allocated where address >= start && address - start < UInt64(bytes.count) {
+            let offset = Int(address - start)
+            let buffer = bytes[offset..<offset + min(limit, bytes.count - offset)]
+            guard let end = buffer.firstIndex(of: 0) else { return nil }
             return String(decoding: buffer[..<end], as: UTF8.self)
         }
         return nil
@@ -116,3 +179,5 @@ final class ELFFile {
         }
     }
 }
+
+private func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }

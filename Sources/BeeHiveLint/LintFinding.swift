@@ -11,12 +11,25 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         case target = "target type"
     }
 
+    /// Why a record of a link input is missing from the linked files.
+    public enum LinkLoss: Sendable, Hashable {
+        /// No record of its archive member reached the output: the linker never pulled the member, because
+        /// nothing referenced a symbol it defines.
+        case memberNotPulled
+        /// Its object was linked (or other records of it were kept) but its section was dropped by
+        /// --gc-sections; `retained` says whether the input section carried SHF_GNU_RETAIN.
+        case sectionCollected(retained: Bool)
+    }
+
     public enum Kind: Sendable, Hashable {
         /// What reading the file's annotation sections found: malformed records, unknown versions, oversized
         /// or non-UTF-8 records, records in the wrong section, unreadable files.
         case registry(RegistryDiagnostic.Kind)
         /// The file cannot be read as ELF for its symbols and type metadata.
         case unreadableBinary(reason: String)
+        /// A Swift type metadata section's header cannot be trusted (`reason` says why), so the types it lists
+        /// are not known to lint; records naming them may be reported as not found.
+        case damagedTypeMetadata(section: String, reason: String)
         /// The file has annotation records but not the BeeHive note, so discovery skips it at run time.
         case missingNote
         /// No linted file defines the type; `suggestion` is the closest name that one does.
@@ -27,6 +40,9 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         case genericType(role: Role, name: String)
         /// The name is neither `Module.Type` nor a mangled type name this linter reads.
         case unreadableTypeName(role: Role, name: String)
+        /// A record of a file given to the linker (`input`, `lib.a(member.o)` for an archive member) is not in
+        /// any linked file, so discovery will never see it.
+        case lostAtLink(input: String, cause: LinkLoss)
         /// Another record declares the same thing; `firstObject` holds the first one.
         case duplicate(RecordIdentity, firstObject: String)
     }
@@ -50,6 +66,8 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
             RegistryDiagnostic(kind).message
         case .unreadableBinary(let reason):
             "cannot read its symbols and Swift type metadata: \(reason)"
+        case .damagedTypeMetadata(let section, let reason):
+            "damaged Swift type metadata section '\(section)': \(reason); the types it lists were not read (rebuild the file, or check how it was post-processed)"
         case .missingNote:
             "has annotation records but no BeeHive note (.note.beehive), so discovery skips it at run time: annotate with beehive.h or the BeeHiveAnnotations macros, which add the note"
         case .typeNotFound(let role, let name, let suggestion):
@@ -65,6 +83,14 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
             "\(role.rawValue) '\(name)' is neither 'Module.Type' nor a mangled type name such as '4Shop4CartV'"
         case .duplicate(let key, let first):
             "\(key) is declared again; first declared in \(first)"
+        case .lostAtLink(let input, .memberNotPulled):
+            "record of \(input) is not in the linked file: the linker never pulled this archive member (nothing "
+                + "references a symbol it defines); link the archive with -Wl,--whole-archive or reference a symbol of the member"
+        case .lostAtLink(let input, .sectionCollected(let retained)):
+            "record of \(input) is not in the linked file: --gc-sections collected its section"
+                + (retained
+                    ? " even though it is marked retain (a linker without SHF_GNU_RETAIN support?); use lld 13+, bfd 2.36+ or gold, or drop --gc-sections"
+                    : ", which was built without 'retain': annotate with beehive.h or the BeeHiveAnnotations macros (which mark it retain), or add -Wl,--undefined or -Wl,-z,nostart-stop-gc")
         }
     }
 

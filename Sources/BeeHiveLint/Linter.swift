@@ -8,32 +8,37 @@ import BeeHiveRegistry
 /// whether the types it names exist in the set and can be resolved by the runtime, and whether another record
 /// already declares the same module, service, route or target.
 public enum Linter {
-    public static func lint(files: [String]) -> LintReport {
+    ///
+    /// With `inputs` (the relocatable objects and static archives given to the linker), it also reports each
+    /// record of an input that did not reach any of `files`, naming the input and the likely cause.
+    public static func lint(files: [String], inputs: [String] = []) -> LintReport {
         var paths: [String] = []
         for path in files where !paths.contains(path) { paths.append(path) }
 
         var inventory = TypeInventory()
-        var objects: [(path: String, annotations: ObjectAnnotations, binaryProblem: String?)] = []
+        var objects: [(path: String, annotations: ObjectAnnotations, binaryProblems: [LintFinding.Kind])] = []
         for path in paths {
             let annotations = SectionReader.readFile(atPath: path)
-            var binaryProblem: String?
+            var binaryProblems: [LintFinding.Kind] = []
             if !annotations.diagnostics.contains(where: { $0.kind == .notELF || $0.isUnreadableObject }) {
                 do {
-                    inventory.add(try ELFFile(path: path))
+                    binaryProblems = try inventory.add(ELFFile(path: path)).map {
+                        .damagedTypeMetadata(section: $0.section, reason: $0.reason)
+                    }
                 } catch {
-                    binaryProblem = error.reason
+                    binaryProblems = [.unreadableBinary(reason: error.reason)]
                 }
             }
-            objects.append((path, annotations, binaryProblem))
+            objects.append((path, annotations, binaryProblems))
         }
 
         var findings: [LintFinding] = []
         var firstDeclaration: [RecordIdentity: String] = [:]
-        for (path, annotations, binaryProblem) in objects {
+        for (path, annotations, binaryProblems) in objects {
             findings += annotations.diagnostics.map {
                 LintFinding(.registry($0.kind), objectPath: $0.objectPath ?? path, section: $0.section, record: $0.record)
             }
-            if let binaryProblem { findings.append(LintFinding(.unreadableBinary(reason: binaryProblem), objectPath: path)) }
+            findings += binaryProblems.map { LintFinding($0, objectPath: path) }
             if !annotations.records.isEmpty && !annotations.isAnnotated {
                 findings.append(LintFinding(.missingNote, objectPath: path))
             }
@@ -51,7 +56,41 @@ public enum Linter {
                 }
             }
         }
+        findings += linkLosses(inputs: inputs, linked: objects.flatMap(\.annotations.records))
         return LintReport(files: paths, recordCount: objects.reduce(0) { $0 + $1.annotations.records.count }, findings: findings)
+    }
+
+    /// The records of the link inputs that are in no linked file. Records are matched by section and text, as
+    /// many times as they occur.
+    private static func linkLosses(inputs: [String], linked: [AnnotationRecord]) -> [LintFinding] {
+        guard !inputs.isEmpty else { return [] }
+        var available: [String: Int] = [:]
+        for record in linked { available[record.origin.section + "\u{0}" + record.text, default: 0] += 1 }
+        var findings: [LintFinding] = []
+        var seenInputs = Set<String>()
+        for path in inputs where seenInputs.insert(path).inserted {
+            let input = LinkInput(path: path)
+            findings += input.problems
+            var lost: [LinkInput.Record] = []
+            var keptInputs = Set<String>()
+            for record in input.records {
+                let key = record.section + "\u{0}" + record.text
+                if let count = available[key], count > 0 {
+                    available[key] = count - 1
+                    keptInputs.insert(record.input)
+                } else {
+                    lost.append(record)
+                }
+            }
+            for record in lost {
+                let cause: LintFinding.LinkLoss =
+                    record.isArchiveMember && !keptInputs.contains(record.input)
+                    ? .memberNotPulled : .sectionCollected(retained: record.isRetained)
+                findings.append(
+                    LintFinding(.lostAtLink(input: record.input, cause: cause), objectPath: record.input, section: record.section, record: record.text))
+            }
+        }
+        return findings
     }
 
     private static func problems(of record: AnnotationRecord, in inventory: TypeInventory) -> [LintFinding.Kind] {

@@ -107,8 +107,12 @@ public enum SwiftMangledName {
                 position += 1
                 if isLower(c) || isUpper(c) {
                     let index = Int(c - (isLower(c) ? UInt8(ascii: "a") : UInt8(ascii: "A")))
-                    guard index < substitutions.count else { return false }
-                    stack += repeatElement(substitutions[index], count: max(repeatCount, 1))
+                    let count = max(repeatCount, 1)
+                    // Each node on the stack needs at least one more byte (a kind letter) to be folded into the
+                    // single type a name must end as; more nodes than bytes left can never parse, so stop here
+                    // rather than expand a repeat count of millions from a few bytes of input.
+                    guard index < substitutions.count, count <= text.count - position + 1 - stack.count else { return false }
+                    stack += repeatElement(substitutions[index], count: count)
                     if isUpper(c) { return true }
                     repeatCount = -1
                 } else if c == UInt8(ascii: "_") {

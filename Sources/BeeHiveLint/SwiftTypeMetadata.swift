@@ -8,26 +8,38 @@ enum SwiftTypeMetadata {
         let isGeneric: Bool
     }
 
-    static func entries(in file: ELFFile) -> [Entry] {
-        guard file.hasAddresses else { return [] }
-        return records(in: file, section: "swift5_type_metadata", directKindMask: 3)
-            + records(in: file, section: "swift5_protocols", directKindMask: 1)
+    /// The types listed in the file's metadata sections, and a problem for each section whose header is damaged
+    /// (its types are then not read).
+    static func entries(in file: ELFFile) -> (entries: [Entry], problems: [ELFFile.SectionError]) {
+        guard file.hasAddresses else { return ([], []) }
+        var entries: [Entry] = []
+        var problems: [ELFFile.SectionError] = []
+        for (name, mask) in [("swift5_type_metadata", Int32(3)), ("swift5_protocols", Int32(1))] {
+            do throws(ELFFile.SectionError) {
+                entries += try records(in: file, section: name, directKindMask: mask)
+            } catch {
+                problems.append(error)
+            }
+        }
+        return (entries, problems)
     }
 
     /// Each record is a 32-bit offset from itself to a descriptor; its low bits say whether the descriptor is
     /// reached through a pointer slot instead. Slots hold relocated addresses that a file on disk does not have,
-    /// so only direct records are read.
-    private static func records(in file: ELFFile, section name: String, directKindMask: Int32) -> [Entry] {
-        guard let section = file.section(named: name) else { return [] }
+    /// so only direct records are read. The work is bounded by the bytes the file holds for the section.
+    private static func records(in file: ELFFile, section name: String, directKindMask: Int32) throws(ELFFile.SectionError)
+        -> [Entry]
+    {
+        guard let section = try file.section(named: name) else { return [] }
         var entries: [Entry] = []
-        var address = section.address
-        while address + 4 <= section.address + section.size {
-            if let offset = file.int32(at: address), offset & directKindMask == 0,
+        for index in 0..<section.bytes.count / 4 {
+            let offset = section.bytes.loadUnaligned(fromByteOffset: index * 4, as: Int32.self)
+            let address = section.address + UInt64(index * 4)
+            if offset & directKindMask == 0,
                 let entry = descriptor(in: file, at: address &+ UInt64(bitPattern: Int64(offset & ~3)))
             {
                 entries.append(entry)
             }
-            address += 4
         }
         return entries
     }
@@ -50,8 +62,8 @@ enum SwiftTypeMetadata {
         for _ in 0..<64 {
             guard let flags = file.int32(at: address).map(UInt32.init(bitPattern:)),
                 let kind = DescriptorKind(rawValue: flags & 0x1F),
-                let nameOffset = file.int32(at: address + 8),
-                let name = file.string(at: address + 8 &+ UInt64(bitPattern: Int64(nameOffset)))
+                let nameOffset = file.int32(at: address &+ 8),
+                let name = file.string(at: address &+ 8 &+ UInt64(bitPattern: Int64(nameOffset)))
             else { return nil }
             isGeneric = isGeneric || flags & 0x80 != 0
             switch kind {
@@ -63,8 +75,8 @@ enum SwiftTypeMetadata {
             case .struct: components.append(.init(name: name, kind: .struct))
             case .enum: components.append(.init(name: name, kind: .enum))
             }
-            guard let parentOffset = file.int32(at: address + 4), parentOffset != 0, parentOffset & 1 == 0 else { return nil }
-            address = address + 4 &+ UInt64(bitPattern: Int64(parentOffset))
+            guard let parentOffset = file.int32(at: address &+ 4), parentOffset != 0, parentOffset & 1 == 0 else { return nil }
+            address = address &+ 4 &+ UInt64(bitPattern: Int64(parentOffset))
         }
         return nil
     }

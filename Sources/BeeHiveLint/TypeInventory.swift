@@ -11,9 +11,11 @@ struct TypeInventory {
     /// By the last component's name, which every lookup knows.
     private var definitions: [String: Set<Definition>] = [:]
 
-    mutating func add(_ file: ELFFile) {
+    /// Adds the types `file` defines; returns its metadata sections whose headers are damaged.
+    mutating func add(_ file: ELFFile) -> [ELFFile.SectionError] {
         var seen = Set<SwiftTypePath>()
-        for entry in SwiftTypeMetadata.entries(in: file) where seen.insert(entry.path).inserted {
+        let metadata = SwiftTypeMetadata.entries(in: file)
+        for entry in metadata.entries where seen.insert(entry.path).inserted {
             insert(Definition(path: entry.path, objectPath: file.path, isGeneric: entry.isGeneric))
         }
         file.forEachSymbol { name, isDefined in
@@ -23,6 +25,7 @@ struct TypeInventory {
             guard let path = SwiftMangledName.descriptorType(ofSymbol: symbol), seen.insert(path).inserted else { return }
             insert(Definition(path: path, objectPath: file.path, isGeneric: false))
         }
+        return metadata.problems
     }
 
     private mutating func insert(_ definition: Definition) {
@@ -59,17 +62,31 @@ struct TypeInventory {
         return best?.path
     }
 
-    /// The Levenshtein distance, or nil when it exceeds `limit`.
+    /// The Levenshtein distance, or nil when it exceeds `limit`. Only the band of cells within `limit` of the
+    /// diagonal is computed (any path leaving it costs more than `limit`), so the work grows with the names'
+    /// length times the limit, not with the product of their lengths.
     static func editDistance(_ a: String, _ b: String, limit: Int) -> Int? {
         let a = Array(a.utf8), b = Array(b.utf8)
         guard abs(a.count - b.count) <= limit else { return nil }
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+        guard !a.isEmpty else { return b.count }
+        let outside = limit + 1
+        var previous = (0...b.count).map { min($0, outside) }
+        var current = [Int](repeating: outside, count: b.count + 1)
+        for i in 1...a.count {
+            let low = max(1, i - limit), high = min(b.count, i + limit)
+            current[0] = min(i, outside)
+            if low > 1 { current[low - 1] = outside }
+            var best = current[0]
+            if low <= high {
+                for j in low...high {
+                    let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                    current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution, outside)
+                    best = min(best, current[j])
+                }
             }
-            previous = current
+            if high < b.count { current[high + 1] = outside }
+            guard best <= limit else { return nil }
+            swap(&previous, &current)
         }
         return previous[b.count] <= limit ? previous[b.count] : nil
     }

@@ -11,6 +11,13 @@ public struct CustomEvent: Sendable, Hashable, Comparable, CustomStringConvertib
         self.value = value
     }
 
+    /// The custom event `minimumValue + offset`: always valid, so a constant needs no `try`.
+    ///
+    ///     static let orderPlaced = CustomEvent(offset: 1)   // 1001
+    public init(offset: UInt16) {
+        value = Self.minimumValue + Int(offset)
+    }
+
     public static func < (lhs: CustomEvent, rhs: CustomEvent) -> Bool { lhs.value < rhs.value }
 
     public var description: String { "custom(\(value))" }

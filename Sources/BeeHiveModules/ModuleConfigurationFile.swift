@@ -13,8 +13,13 @@ import Foundation
 ///       </dict>
 ///     </array>
 ///
-/// as a property list (XML or binary, read with PropertyListSerialization) or as JSON with the same keys.
-/// `moduleLevel` also takes "basic"/"normal"; numbers may be strings, as BeeHive allowed.
+/// as a property list (XML or binary) or as JSON with the same keys. `moduleLevel` also takes
+/// "basic"/"normal"; numbers may be strings, as BeeHive allowed; a boolean is not a level or a priority.
+/// An unknown key in an entry is refused (a misspelt key would otherwise be lost); an unknown key at the top
+/// level is reported as a warning, since other tools keep their own keys in the same file.
+///
+/// Decoded with `JSONDecoder`/`PropertyListDecoder`, which keep a compact index of the file rather than a tree
+/// of objects, so memory stays a small multiple of the file's size.
 enum ModuleConfigurationFile {
     struct Entry {
         let index: Int
@@ -24,78 +29,197 @@ enum ModuleConfigurationFile {
         let isAsync: Bool
     }
 
+    struct Contents {
+        let entries: [Entry]
+        /// Unknown top-level keys, sorted.
+        let unknownKeys: [String]
+    }
+
     static let allowedKeys: Set<String> = ["moduleClass", "moduleLevel", "modulePriority", "moduleAsync"]
 
-    static func entries(in data: Data, path: String) throws(ModuleError) -> [Entry] {
+    static func contents(of data: Data, path: String) throws(ModuleError) -> Contents {
         func invalid(_ reason: String) -> ModuleError { .invalidConfigurationFile(path: path, reason: reason) }
 
-        let root: Any
+        guard let first = data.first(where: { !isWhitespace($0) }) else {
+            throw invalid(data.isEmpty ? "the file is empty" : "the file holds only whitespace")
+        }
+        let root: Root
         do {
-            if isJSON(data) {
-                root = try JSONSerialization.jsonObject(with: data)
+            if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+                root = try JSONDecoder().decode(Root.self, from: data)
             } else {
-                root = try PropertyListSerialization.propertyList(from: data, format: nil)
+                root = try PropertyListDecoder().decode(Root.self, from: data)
             }
+        } catch let error as ConfigurationProblem {
+            throw invalid(error.reason)
+        } catch let error as DecodingError {
+            throw invalid(Self.reason(for: error))
         } catch {
-            throw invalid("is neither valid JSON nor a valid property list: \(error.localizedDescription)")
+            throw invalid("is neither valid JSON nor a valid property list: \(error)")
         }
-        guard let dictionary = root as? [String: Any] else {
-            throw invalid("the top level must be a dictionary with a 'moduleClasses' array")
-        }
-        guard let list = dictionary["moduleClasses"] else {
-            throw invalid("no 'moduleClasses' key at the top level")
-        }
-        guard let modules = list as? [Any] else { throw invalid("'moduleClasses' must be an array of dictionaries") }
-
-        var entries: [Entry] = []
-        for (index, item) in modules.enumerated() {
-            let place = "moduleClasses[\(index)]"
-            guard let module = item as? [String: Any] else { throw invalid("\(place) must be a dictionary") }
-            if let unknown = module.keys.sorted().first(where: { !allowedKeys.contains($0) }) {
-                throw invalid("\(place) has unknown key '\(unknown)' (allowed: \(allowedKeys.sorted().joined(separator: ", ")))")
-            }
-            guard let typeName = module["moduleClass"] as? String, !typeName.isEmpty else {
-                throw invalid("\(place) needs a 'moduleClass' string naming the module type, such as 'Shop.ShopModule'")
-            }
-            var level = ModuleLevel.normal
-            if let value = module["moduleLevel"] {
-                switch text(value)?.lowercased() {
-                case "1", "normal": level = .normal
-                case "0", "basic": level = .basic
-                default: throw invalid("\(place) has moduleLevel '\(text(value) ?? "?")'; use 0 (basic) or 1 (normal)")
-                }
-            }
-            var priority = 0
-            if let value = module["modulePriority"] {
-                guard let parsed = text(value).flatMap({ Int($0) }) else {
-                    throw invalid("\(place) has modulePriority '\(text(value) ?? "?")'; use an integer")
-                }
-                priority = parsed
-            }
-            var isAsync = false
-            if let value = module["moduleAsync"] {
-                switch text(value)?.lowercased() {
-                case "1", "true", "yes": isAsync = true
-                case "0", "false", "no": isAsync = false
-                default: throw invalid("\(place) has moduleAsync '\(text(value) ?? "?")'; use true or false")
-                }
-            }
-            entries.append(Entry(index: index, typeName: typeName, level: level, priority: priority, isAsync: isAsync))
-        }
-        return entries
+        return Contents(
+            entries: root.modules.enumerated().map { index, module in
+                Entry(
+                    index: index, typeName: module.typeName, level: module.level, priority: module.priority,
+                    isAsync: module.isAsync)
+            },
+            unknownKeys: root.unknownKeys)
     }
 
-    /// A scalar as text: strings as they are, numbers and booleans as digits.
-    private static func text(_ value: Any) -> String? {
-        if let string = value as? String { return string.trimmingCharacters(in: .whitespaces) }
-        if let bool = value as? Bool, !(value is NSNumber) { return bool ? "1" : "0" }
-        if let number = value as? NSNumber { return number.stringValue }
-        if let integer = value as? Int { return String(integer) }
-        return nil
+    private static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+
+    private static func reason(for error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            let underlying = context.underlyingError.map { ": \($0)" } ?? ""
+            return "is neither valid JSON nor a valid property list (\(context.debugDescription)\(underlying))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            return "\(place(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
     }
 
-    private static func isJSON(_ data: Data) -> Bool {
-        guard let first = data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return false }
-        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    /// `moduleClasses[3].moduleLevel` for a coding path.
+    fileprivate static func place(_ path: [any CodingKey]) -> String {
+        path.reduce("") { text, key in
+            if let index = key.intValue { return text + "[\(index)]" }
+            return text.isEmpty ? key.stringValue : text + "." + key.stringValue
+        }
+    }
+}
+
+/// A problem with a value that decoded, in words; becomes `invalidConfigurationFile`.
+private struct ConfigurationProblem: Error {
+    let reason: String
+}
+
+private struct AnyKey: CodingKey {
+    let stringValue: String
+    let intValue: Int? = nil
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// A scalar of the file, keeping its type: a boolean is not taken for a number.
+private enum Scalar {
+    case boolean(Bool)
+    case integer(Int)
+    case string(String)
+
+    enum Kind { case boolean, integer, string }
+
+    /// The value at `key`, trying `expected` first: a failed attempt costs a decoding error, so the usual type
+    /// is tried before the others.
+    static func decode(_ key: AnyKey, in container: KeyedDecodingContainer<AnyKey>, expected: Kind) throws -> Scalar? {
+        guard container.contains(key) else { return nil }
+        let order: [Kind] =
+            switch expected {
+            case .boolean: [.boolean, .integer, .string]
+            case .integer: [.integer, .string, .boolean]
+            case .string: [.string, .integer, .boolean]
+            }
+        for kind in order {
+            switch kind {
+            case .boolean: if let value = try? container.decode(Bool.self, forKey: key) { return .boolean(value) }
+            case .integer: if let value = try? container.decode(Int.self, forKey: key) { return .integer(value) }
+            case .string:
+                if let value = try? container.decode(String.self, forKey: key) {
+                    return .string(value.trimmingCharacters(in: .whitespaces))
+                }
+            }
+        }
+        throw ConfigurationProblem(
+            reason: "\(ModuleConfigurationFile.place(container.codingPath + [key])) must be a string, an integer or a boolean")
+    }
+
+    var text: String {
+        switch self {
+        case .boolean(let value): value ? "true" : "false"
+        case .integer(let value): String(value)
+        case .string(let value): value
+        }
+    }
+}
+
+private struct Root: Decodable {
+    let modules: [ModuleItem]
+    let unknownKeys: [String]
+
+    init(from decoder: any Decoder) throws {
+        let container: KeyedDecodingContainer<AnyKey>
+        do {
+            container = try decoder.container(keyedBy: AnyKey.self)
+        } catch {
+            throw ConfigurationProblem(reason: "the top level must be a dictionary with a 'moduleClasses' array")
+        }
+        let key = AnyKey(stringValue: "moduleClasses")
+        guard container.contains(key) else { throw ConfigurationProblem(reason: "no 'moduleClasses' key at the top level") }
+        var list: UnkeyedDecodingContainer
+        do {
+            list = try container.nestedUnkeyedContainer(forKey: key)
+        } catch {
+            throw ConfigurationProblem(reason: "'moduleClasses' must be an array of dictionaries")
+        }
+        var modules: [ModuleItem] = []
+        if let count = list.count { modules.reserveCapacity(count) }
+        while !list.isAtEnd {
+            modules.append(try list.decode(ModuleItem.self))
+        }
+        self.modules = modules
+        unknownKeys = container.allKeys.map(\.stringValue).filter { $0 != key.stringValue }.sorted()
+    }
+}
+
+private struct ModuleItem: Decodable {
+    let typeName: String
+    let level: ModuleLevel
+    let priority: Int
+    let isAsync: Bool
+
+    init(from decoder: any Decoder) throws {
+        let place = ModuleConfigurationFile.place(decoder.codingPath)
+        func invalid(_ reason: String) -> ConfigurationProblem { ConfigurationProblem(reason: "\(place) \(reason)") }
+        let container: KeyedDecodingContainer<AnyKey>
+        do {
+            container = try decoder.container(keyedBy: AnyKey.self)
+        } catch {
+            throw invalid("must be a dictionary")
+        }
+        let allowed = ModuleConfigurationFile.allowedKeys
+        if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !allowed.contains($0) }) {
+            throw invalid("has unknown key '\(unknown)' (allowed: \(allowed.sorted().joined(separator: ", ")))")
+        }
+        func scalar(_ name: String, _ expected: Scalar.Kind) throws -> Scalar? {
+            try Scalar.decode(AnyKey(stringValue: name), in: container, expected: expected)
+        }
+        guard case .string(let typeName) = try scalar("moduleClass", .string), !typeName.isEmpty else {
+            throw invalid("needs a 'moduleClass' string naming the module type, such as 'Shop.ShopModule'")
+        }
+        self.typeName = typeName
+        switch try scalar("moduleLevel", .integer) {
+        case nil: level = .normal
+        case .integer(1), .string("1"): level = .normal
+        case .integer(0), .string("0"): level = .basic
+        case .string(let text) where text.lowercased() == "normal": level = .normal
+        case .string(let text) where text.lowercased() == "basic": level = .basic
+        case .some(let value):
+            throw invalid("has moduleLevel '\(value.text)'; use 0 (basic) or 1 (normal)")
+        }
+        switch try scalar("modulePriority", .integer) {
+        case nil: priority = 0
+        case .integer(let value): priority = value
+        case .string(let text) where Int(text) != nil: priority = Int(text)!
+        case .some(let value): throw invalid("has modulePriority '\(value.text)'; use an integer")
+        }
+        switch try scalar("moduleAsync", .boolean) {
+        case nil: isAsync = false
+        case .boolean(let value): isAsync = value
+        case .integer(let value) where value == 0 || value == 1: isAsync = value == 1
+        case .string(let text) where ["1", "true", "yes"].contains(text.lowercased()): isAsync = true
+        case .string(let text) where ["0", "false", "no"].contains(text.lowercased()): isAsync = false
+        case .some(let value): throw invalid("has moduleAsync '\(value.text)'; use true or false")
+        }
     }
 }

@@ -1,7 +1,7 @@
 import BeeHiveRegistry
 
 /// Why the module manager refused something. Each message names the module, file or record involved.
-public enum ModuleError: Error, Sendable, CustomStringConvertible {
+public enum ModuleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A custom event value below `CustomEvent.minimumValue`.
     case invalidCustomEvent(Int)
     /// Modules that depend on each other in a circle; the first name is repeated at the end.

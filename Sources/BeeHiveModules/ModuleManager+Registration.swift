@@ -34,21 +34,24 @@ extension ModuleManager {
 
     /// Registers the modules a configuration file lists: BeeHive's property list layout, or the same keys in
     /// JSON. Nothing is registered if any entry is wrong.
-    public func registerModules(fromConfigurationFileAt path: String) throws(ModuleError) {
+    @discardableResult
+    public func registerModules(fromConfigurationFileAt path: String) throws(ModuleError) -> [ModuleDiagnostic] {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try RegularFile.contents(atPath: path)
         } catch {
-            throw .invalidConfigurationFile(path: path, reason: "cannot be read: \(error.localizedDescription)")
+            throw .invalidConfigurationFile(path: path, reason: "cannot be read: \(error.reason)")
         }
-        try registerModules(fromConfiguration: data, path: path)
+        return try registerModules(fromConfiguration: data, path: path)
     }
 
     /// Registers the modules listed in configuration data; `path` names it in errors and sources.
-    public func registerModules(fromConfiguration data: Data, path: String) throws(ModuleError) {
-        let entries = try ModuleConfigurationFile.entries(in: data, path: path)
+    /// - Returns: Warnings about the file (unknown top-level keys), also logged and kept in `diagnostics`.
+    @discardableResult
+    public func registerModules(fromConfiguration data: Data, path: String) throws(ModuleError) -> [ModuleDiagnostic] {
+        let contents = try ModuleConfigurationFile.contents(of: data, path: path)
         var candidates: [Candidate] = []
-        for entry in entries {
+        for entry in contents.entries {
             let source = ModuleSource.configurationFile(path: path, entry: entry.index)
             candidates.append(
                 Candidate(
@@ -56,50 +59,22 @@ extension ModuleManager {
                     level: entry.level, priority: entry.priority, isAsync: entry.isAsync, source: source))
         }
         try register(candidates)
+        let warnings = contents.unknownKeys.map { ModuleDiagnostic(.unknownConfigurationKey(path: path, key: $0)) }
+        for warning in warnings { log.report(warning) }
+        return warnings
     }
 
     /// Takes in what the annotation registry found: registers the module records of `update.added` and
     /// unregisters the modules registered from the records of `update.removed` (tearDown, then unmount).
+    /// `Hive` does this for you.
     ///
-    /// A record whose type cannot be used is reported and skipped; the other records are registered.
-    /// - Returns: The diagnostics of this update: rejected records and duplicates.
-    /// - Throws: `ModuleError.dependencyCycle` or `.missingDependency` (nothing added is registered then),
-    ///   `.hookFailed` under `.failFast`.
+    /// A record whose type cannot be used, or that would close a dependency cycle, is reported and skipped.
+    /// After `start()`, a module whose dependency is not registered waits, and is registered by a later
+    /// `apply` that brings the dependency.
+    /// - Returns: The diagnostics of this update: rejected and waiting records, duplicates.
     @discardableResult
-    public func apply(_ update: RegistryUpdate) throws(ModuleError) -> [ModuleDiagnostic] {
-        let removedOrigins = Set(update.removed.compactMap { record -> RecordOrigin? in
-            if case .module = record.payload { return record.origin }
-            return nil
-        })
-        if !removedOrigins.isEmpty {
-            let leaving = state.withLock { state in
-                Self.snapshot(of: &state).entries.filter { entry in
-                    if case .annotation(let origin) = entry.descriptor.source { return removedOrigins.contains(origin) }
-                    return false
-                }
-            }
-            for entry in leaving.reversed() { try unregister(entry) }
-        }
-
-        var diagnostics: [ModuleDiagnostic] = []
-        var candidates: [Candidate] = []
-        for record in update.added {
-            guard case .module(let annotation) = record.payload else { continue }
-            let source = ModuleSource.annotation(record.origin)
-            do throws(ModuleError) {
-                let type = try Self.resolve(annotation.typeName, source: source, origin: record.origin)
-                candidates.append(
-                    Candidate(
-                        type: type, instance: nil, level: annotation.level, priority: annotation.priority,
-                        isAsync: annotation.isAsync, source: source))
-            } catch {
-                let diagnostic = ModuleDiagnostic(.rejectedRecord(error))
-                log.report(diagnostic)
-                diagnostics.append(diagnostic)
-            }
-        }
-        diagnostics += try register(candidates)
-        return diagnostics
+    public func apply(_ update: RegistryUpdate) -> [ModuleDiagnostic] {
+        ledger.apply(update, to: self)
     }
 
     /// Unregisters a module: tearDown and unmount if it was set up, and its custom event handlers go.
@@ -117,7 +92,7 @@ extension ModuleManager {
         try unregister(entry)
     }
 
-    private func unregister(_ entry: ModuleEntry) throws(ModuleError) {
+    func unregister(_ entry: ModuleEntry) throws(ModuleError) {
         let dependents = state.withLock { state -> [String]? in
             guard state.entries[entry.typeID] === entry else { return nil }
             state.entries[entry.typeID] = nil
@@ -138,77 +113,149 @@ extension ModuleManager {
     /// Registers a group of modules at once: all of them, or none when the group would break the order.
     @discardableResult
     func register(_ candidates: [Candidate]) throws(ModuleError) -> [ModuleDiagnostic] {
-        var duplicates: [ModuleDiagnostic] = []
-        var fresh: [Candidate] = []
+        let admitted = try admit(candidates, waitForMissing: false)
+        if let failure = admitted.launchFailure { throw failure }
+        return admitted.outcomes.compactMap { outcome in
+            if case .duplicate(let diagnostic) = outcome { return diagnostic }
+            return nil
+        }
+    }
+
+    /// What became of one candidate of a group.
+    enum Admission {
+        case registered(ModuleEntry)
+        case duplicate(ModuleDiagnostic)
+        /// After start, a dependency that is not registered (nor in the group).
+        case waiting(dependency: String)
+        case cycle([String])
+    }
+
+    /// Registers candidates together and launches them if the modules have started.
+    ///
+    /// With `waitForMissing`, candidates whose dependency is missing, or whose modules close a cycle, are left
+    /// out and the others go ahead; without, the whole group is refused with the error.
+    func admit(
+        _ candidates: [Candidate], waitForMissing: Bool
+    ) throws(ModuleError) -> (outcomes: [Admission], launchFailure: ModuleError?) {
+        var outcomes = [Admission?](repeating: nil, count: candidates.count)
+        var fresh: [Int] = []
         state.withLock { state in
             var seen: [ObjectIdentifier: ModuleSource] = [:]
-            for candidate in candidates {
+            for (index, candidate) in candidates.enumerated() {
                 let id = ObjectIdentifier(candidate.type)
                 if let first = state.entries[id]?.descriptor.source ?? seen[id] {
-                    duplicates.append(
+                    outcomes[index] = .duplicate(
                         ModuleDiagnostic(
                             .duplicateRegistration(module: candidate.type.moduleName, first: first, ignored: candidate.source)))
                 } else {
                     seen[id] = candidate.source
-                    fresh.append(candidate)
+                    fresh.append(index)
                 }
             }
+            // Dependencies are static, so modules that must wait are found before any is made.
+            if waitForMissing && state.phase == .running {
+                for (index, dependency) in Self.missingDependencies(of: fresh.map { candidates[$0] }, in: state) {
+                    outcomes[fresh[index]] = .waiting(dependency: dependency)
+                }
+                fresh.removeAll { outcomes[$0] != nil }
+            }
         }
-        for duplicate in duplicates { log.report(duplicate) }
-        guard !fresh.isEmpty else { return duplicates }
+        for case .duplicate(let diagnostic)? in outcomes { log.report(diagnostic) }
 
         // Made outside the lock: a module's init may call back into the manager.
-        let entries = fresh.map { candidate in
-            ModuleEntry(
-                module: candidate.instance ?? candidate.type.init(),
-                descriptor: ModuleDescriptor(
-                    name: candidate.type.moduleName, level: candidate.level, priority: candidate.priority,
-                    isAsync: candidate.isAsync, dependencies: candidate.type.dependencies.map(\.name),
-                    source: candidate.source))
+        var entries = fresh.map { index in
+            let candidate = candidates[index]
+            return (
+                index,
+                ModuleEntry(
+                    module: candidate.instance ?? candidate.type.init(),
+                    descriptor: ModuleDescriptor(
+                        name: candidate.type.moduleName, level: candidate.level, priority: candidate.priority,
+                        isAsync: candidate.isAsync, dependencies: candidate.type.dependencies.map(\.name),
+                        source: candidate.source))
+            )
         }
 
-        let committed = try state.withLock { state throws(ModuleError) -> (launch: [ModuleEntry], late: [ModuleDiagnostic]) in
-            var late: [ModuleDiagnostic] = []
-            var added: [ModuleEntry] = []
-            for entry in entries {
-                if let existing = state.entries[entry.typeID] {
-                    late.append(
-                        ModuleDiagnostic(
-                            .duplicateRegistration(module: entry.name, first: existing.descriptor.source, ignored: entry.descriptor.source)))
-                } else {
-                    added.append(entry)
-                }
+        var late: [ModuleDiagnostic] = []
+        let launch = try state.withLock { state throws(ModuleError) -> [ModuleEntry] in
+            entries.removeAll { index, entry in
+                guard let existing = state.entries[entry.typeID] else { return false }
+                let diagnostic = ModuleDiagnostic(
+                    .duplicateRegistration(module: entry.name, first: existing.descriptor.source, ignored: entry.descriptor.source))
+                late.append(diagnostic)
+                outcomes[index] = .duplicate(diagnostic)
+                return true
             }
             if state.phase == .running {
-                let addedNames = Set(added.map(\.name))
-                for entry in added {
-                    let missing = entry.descriptor.dependencies.first {
-                        state.entriesByName[$0] == nil && !addedNames.contains($0)
+                while true {
+                    let addedNames = Set(entries.map(\.1.name))
+                    let missing = entries.compactMap { index, entry in
+                        entry.descriptor.dependencies.first { state.entriesByName[$0] == nil && !addedNames.contains($0) }
+                            .map { (index, entry.name, $0) }
                     }
-                    if let missing { throw .missingDependency(module: entry.name, dependency: missing) }
+                    guard let first = missing.first else { break }
+                    guard waitForMissing else { throw .missingDependency(module: first.1, dependency: first.2) }
+                    for (index, _, dependency) in missing { outcomes[index] = .waiting(dependency: dependency) }
+                    entries.removeAll { outcomes[$0.0] != nil }
                 }
             }
             // Only a new module with dependencies can close a cycle.
-            if added.contains(where: { !$0.descriptor.dependencies.isEmpty }) {
-                let all = state.entries.values.map(\.descriptor) + added.map(\.descriptor)
-                if let cycle = ModuleOrder.arrange(all).cycle { throw .dependencyCycle(cycle) }
+            if entries.contains(where: { !$0.1.descriptor.dependencies.isEmpty }) {
+                let all = state.entries.values.map(\.descriptor) + entries.map(\.1.descriptor)
+                if let cycle = ModuleOrder.arrange(all).cycle {
+                    guard waitForMissing else { throw .dependencyCycle(cycle) }
+                    let inCycle = Set(cycle)
+                    for (index, entry) in entries where inCycle.contains(entry.name) { outcomes[index] = .cycle(cycle) }
+                    entries.removeAll { outcomes[$0.0] != nil }
+                    let rest = state.entries.values.map(\.descriptor) + entries.map(\.1.descriptor)
+                    if ModuleOrder.arrange(rest).cycle != nil {
+                        for (index, _) in entries { outcomes[index] = .cycle(cycle) }
+                        entries.removeAll()
+                    }
+                }
             }
-            for entry in added {
+            for (index, entry) in entries {
                 state.entries[entry.typeID] = entry
                 state.entriesByName[entry.name] = entry
+                outcomes[index] = .registered(entry)
             }
             state.snapshot = nil
-            guard state.phase == .running, !added.isEmpty else { return ([], late) }
+            guard state.phase == .running, !entries.isEmpty else { return [] }
             state.outstandingLaunches += 1
-            let addedIDs = Set(added.map { ObjectIdentifier($0) })
-            let launch = Self.snapshot(of: &state).entries.filter { addedIDs.contains(ObjectIdentifier($0)) }
-            return (launch, late)
+            let addedIDs = Set(entries.map { ObjectIdentifier($0.1) })
+            return Self.snapshot(of: &state).entries.filter { addedIDs.contains(ObjectIdentifier($0)) }
         }
-        for duplicate in committed.late { log.report(duplicate) }
-        if !committed.launch.isEmpty {
-            try launch(committed.launch)
+        for diagnostic in late { log.report(diagnostic) }
+        var launchFailure: ModuleError?
+        if !launch.isEmpty {
+            do {
+                try self.launch(launch)
+            } catch {
+                launchFailure = error
+            }
         }
-        return duplicates + committed.late
+        return (outcomes.compactMap { $0 }, launchFailure)
+    }
+
+    /// The candidates (by index) that depend on a module neither registered nor among the candidates that
+    /// can go ahead, with the first such dependency.
+    private static func missingDependencies(of candidates: [Candidate], in state: State) -> [(Int, String)] {
+        let names = candidates.map { candidate in candidate.type.moduleName }
+        let dependencies = candidates.map { candidate in candidate.type.dependencies.map { dependency in dependency.name } }
+        var available = Set(state.entriesByName.keys).union(names)
+        var missing: [Int: String] = [:]
+        var changed = true
+        while changed {
+            changed = false
+            for index in candidates.indices where missing[index] == nil {
+                if let dependency = dependencies[index].first(where: { !available.contains($0) }) {
+                    missing[index] = dependency
+                    available.remove(names[index])
+                    changed = true
+                }
+            }
+        }
+        return missing.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     static func resolve(_ name: String, source: ModuleSource, origin: RecordOrigin?) throws(ModuleError) -> any Module.Type {

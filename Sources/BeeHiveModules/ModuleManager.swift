@@ -1,4 +1,5 @@
 import BeeHiveLocks
+import BeeHiveRegistry
 import Dispatch
 import Logging
 
@@ -8,7 +9,7 @@ import Logging
 ///     let manager = ModuleManager()
 ///     try manager.register(NetworkModule.self, level: .basic)
 ///     try manager.registerModules(fromConfigurationFileAt: "/etc/shop/modules.plist")
-///     try manager.apply(AnnotationRegistry.shared.refresh())
+///     manager.apply(AnnotationRegistry.shared.refresh())
 ///     try manager.start()                 // setUp, init, and splash once every init is done
 ///     try await manager.waitForLaunch()   // async inits included
 ///     try manager.trigger(.reload)
@@ -59,6 +60,11 @@ public final class ModuleManager: Sendable {
     let state: Locked<State>
     let log: DiagnosticLog
     let logger: Logger
+    /// The hub this manager belongs to (a `Hive`), held weakly since the hub holds the manager, so that hooks
+    /// reach its services, router and mediator through their context.
+    package let hub = Locked(WeakHub())
+    /// What `apply(_:)` registered from records; the hub keeps its own.
+    let ledger = RecordLedger<ModuleManager>()
     let asyncQueue = DispatchQueue(label: "beehive.modules.async-init", attributes: .concurrent)
 
     public init(
@@ -137,5 +143,14 @@ public final class ModuleManager: Sendable {
         }
         state.snapshot = snapshot
         return snapshot
+    }
+}
+
+/// A weak reference to the hub a manager belongs to.
+package struct WeakHub {
+    package weak var object: AnyObject?
+
+    package init(_ object: AnyObject? = nil) {
+        self.object = object
     }
 }

@@ -32,7 +32,6 @@ public final class Mediator: Sendable {
         /// The first entry of a name answers; the others wait for it to go.
         var targets: [String: [TargetEntry]] = [:]
         var fallback: Fallback?
-        var annotatedTargets: [AnnotationRecord: (name: String, id: UInt64)] = [:]
         var nextID: UInt64 = 1
     }
 
@@ -44,6 +43,8 @@ public final class Mediator: Sendable {
     /// Whether `+` in URL query values becomes a space.
     public let decodesPlusSymbols: Bool
     private let state = Locked(State())
+    /// What `apply(_:)` registered from records; the hub keeps its own.
+    private let ledger = RecordLedger<Mediator>()
     private let logger: Logger
 
     public init(
@@ -170,31 +171,13 @@ public final class Mediator: Sendable {
     // MARK: Annotations
 
     /// Registers the targets declared by `.target` records that arrived and removes those of records that went
-    /// away.
+    /// away. `Hive` does this for you.
     ///
     /// - Returns: A diagnostic, naming the record and its object file, for every type that does not resolve or
     ///   does not conform to ``MediatorTarget``; the other targets are registered regardless.
     @discardableResult
     public func apply(_ update: RegistryUpdate) -> [RegistryDiagnostic] {
-        for record in update.removed {
-            guard case .target = record.payload else { continue }
-            removeAnnotatedTarget(of: record)
-        }
-        var diagnostics: [RegistryDiagnostic] = []
-        for record in update.added {
-            guard case .target(let target) = record.payload else { continue }
-            switch TypeResolver.resolve(target.typeName, as: (any MediatorTarget.Type).self, origin: record.origin) {
-            case .failure(let diagnostic):
-                diagnostics.append(
-                    RegistryDiagnostic(diagnostic.kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text))
-            case .success(let type):
-                removeAnnotatedTarget(of: record)
-                let id = insert(Self.entry(for: type), as: target.name, first: false)
-                state.withLock { $0.annotatedTargets[record] = (target.name, id) }
-            }
-        }
-        for diagnostic in diagnostics { logger.error("mediator target not registered: \(diagnostic)") }
-        return diagnostics
+        ledger.apply(update, to: self)
     }
 
     // MARK: Internals
@@ -210,14 +193,6 @@ public final class Mediator: Sendable {
                 state.targets[name, default: []].append(entry)
             }
             return entry.id
-        }
-    }
-
-    private func removeAnnotatedTarget(of record: AnnotationRecord) {
-        state.withLock { state in
-            guard let (name, id) = state.annotatedTargets.removeValue(forKey: record) else { return }
-            state.targets[name]?.removeAll { $0.id == id }
-            if state.targets[name]?.isEmpty == true { state.targets[name] = nil }
         }
     }
 
@@ -252,5 +227,50 @@ public final class Mediator: Sendable {
                     return .performed(try target.perform(action, parameters: parameters))
                 })
         }
+    }
+}
+
+extension Mediator: RecordConsumer {
+    /// One target registered from a `.target` record.
+    public struct Token: Sendable, Hashable {
+        let name: String
+        let id: UInt64
+    }
+
+    public typealias Diagnostic = RegistryDiagnostic
+
+    public func consumes(_ record: AnnotationRecord) -> Bool {
+        record.kind == .target
+    }
+
+    /// Registers the target each record declares, after those registered in code under the same name.
+    public func register(_ records: [AnnotationRecord]) -> [RecordOutcome<Token, RegistryDiagnostic>] {
+        records.map { record in
+            let failure: RegistryDiagnostic.Kind
+            if case .target(let target) = record.payload {
+                switch TypeResolver.resolve(target.typeName, as: (any MediatorTarget.Type).self, origin: record.origin) {
+                case .success(let type):
+                    return .registered(Token(name: target.name, id: insert(Self.entry(for: type), as: target.name, first: false)))
+                case .failure(let diagnostic):
+                    failure = diagnostic.kind
+                }
+            } else {
+                failure = .misplacedRecord(kind: record.kind, expectedSection: SectionName.routes)
+            }
+            let diagnostic = RegistryDiagnostic(
+                failure, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text)
+            logger.error("mediator target not registered: \(diagnostic)")
+            return .refused(diagnostic)
+        }
+    }
+
+    public func unregister(_ tokens: [Token]) -> [RegistryDiagnostic] {
+        state.withLock { state in
+            for token in tokens {
+                state.targets[token.name]?.removeAll { $0.id == token.id }
+                if state.targets[token.name]?.isEmpty == true { state.targets[token.name] = nil }
+            }
+        }
+        return []
     }
 }

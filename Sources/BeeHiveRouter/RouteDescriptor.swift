@@ -5,6 +5,11 @@ public struct RouteDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// nil for the global table.
     public let scheme: String?
     public let priority: Int
+    /// What handles the route: a closure, a ``RouteHandler`` type or the `Decodable` type a typed handler
+    /// receives, by name.
+    public let handler: String
+    /// Where the route was registered: `file:line` of the `addRoute` call, or the annotation record's object.
+    public let origin: String
 
     public var description: String {
         "\(scheme.map { "\($0): " } ?? "")\(pattern.text) (priority \(priority), \(id))"

@@ -1,14 +1,30 @@
 /// A route pattern, checked and expanded: `/user/view/:id`, `/files/*`, `/the(/foo/:a)(/bar/:b)`,
 /// `/user#/view/:id`.
 ///
-/// - `:name` matches one component and exposes it under `name`.
+/// - `:name` matches one component and exposes it under `name` (a lone `:` is a variable named `:`, as in
+///   JLRoutes).
 /// - `*`, last only, matches the remaining components (none included), exposed under
 ///   ``RouteParameters/ReservedKey/wildcardComponents``.
 /// - `( )` marks an optional part; groups may sit anywhere and nest, and expand to every combination, longest
 ///   first (JLRoutes' order).
 /// - `#` starts a fragment path, matched against the URL's fragment (`myapp://user#/view/42`).
 /// - Other components match literally, case-sensitively, after percent-decoding on both sides.
+/// - The empty pattern is the root, `/`; empty components (`/a//b/`) are ignored.
+///
+/// Parsing, counting and expanding are loops over the text with explicit stacks: the pattern's length and
+/// nesting never reach the call stack.
 public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
+    /// How a pattern's text is read.
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// JLRoutes' reading of optional groups: every group and every run of text around groups is a whole
+        /// path component, so `/user(s)/:id` expands to `/user/s/:id` and `/user/:id`. Without it, a group
+        /// inside a component extends that component: `/users/:id` and `/user/:id`.
+        public static let optionalGroupsAreComponents = Options(rawValue: 1 << 0)
+    }
+
     /// One concrete pattern produced by expanding the optional groups.
     struct Expansion: Sendable, Hashable {
         enum Segment: Sendable, Hashable {
@@ -30,31 +46,32 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
 
     /// The pattern as written.
     public let text: String
+    public let options: Options
     let expansions: [Expansion]
 
-    public init(_ text: String) throws(RoutePatternError) {
-        guard !text.isEmpty else { throw RoutePatternError(pattern: text, reason: .emptyPattern) }
-        if text.contains("?") { throw RoutePatternError(pattern: text, reason: .queryInPattern) }
-        if text.utf8.lazy.filter({ $0 == UInt8(ascii: "#") }).count > 1 {
-            throw RoutePatternError(pattern: text, reason: .multipleFragments)
-        }
-        let pieces = try Self.parseGroups(text)
-        let count = Self.expansionCount(pieces)
+    public init(_ text: String, options: Options = []) throws(RoutePatternError) {
+        func fail(_ reason: RoutePatternError.Reason) -> RoutePatternError { RoutePatternError(pattern: text, reason: reason) }
+        if text.utf8.contains(UInt8(ascii: "?")) { throw fail(.queryInPattern) }
+        if text.utf8.lazy.filter({ $0 == UInt8(ascii: "#") }).count > 1 { throw fail(.multipleFragments) }
+        let tokens = try Self.tokens(of: text, options: options)
+        let count = Self.expansionCount(tokens)
         guard count <= Self.maximumExpansionCount else {
-            throw RoutePatternError(pattern: text, reason: .tooManyExpansions(count: count, limit: Self.maximumExpansionCount))
+            throw fail(.tooManyExpansions(count: count, limit: Self.maximumExpansionCount))
         }
         var seen = Set<String>()
         var expansions: [Expansion] = []
-        for variant in Self.variants(pieces) {
+        for variant in Self.variants(tokens) {
             let expansion = try Self.expansion(of: variant, pattern: text)
             if seen.insert(expansion.text).inserted { expansions.append(expansion) }
         }
-        // JLRoutes registers the longest (most specific) expansions first; the sort is stable, so equal lengths
-        // keep the combination order.
+        // JLRoutes registers the longest (most specific) expansions first, comparing UTF-16 lengths; the sort is
+        // stable, so equal lengths keep the combination order.
         self.expansions = expansions.enumerated()
-            .sorted { ($0.element.text.count, $1.offset) > ($1.element.text.count, $0.offset) }
-            .map(\.element)
+            .map { (length: $0.element.text.utf16.count, offset: $0.offset, expansion: $0.element) }
+            .sorted { ($0.length, $1.offset) > ($1.length, $0.offset) }
+            .map(\.expansion)
         self.text = text
+        self.options = options
     }
 
     /// The concrete patterns the optional groups expand to, in the order they are tried.
@@ -62,100 +79,130 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Every variable name of every expansion, in order of first appearance.
     public var variableNames: [String] {
+        var seen = Set<String>()
         var names: [String] = []
         for expansion in expansions {
-            for name in expansion.variableNames where !names.contains(name) { names.append(name) }
+            for name in expansion.variableNames where seen.insert(name).inserted { names.append(name) }
         }
         return names
     }
 
     public var description: String { text }
 
-    public static func == (lhs: RoutePattern, rhs: RoutePattern) -> Bool { lhs.text == rhs.text }
-    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+    public static func == (lhs: RoutePattern, rhs: RoutePattern) -> Bool {
+        lhs.text == rhs.text && lhs.options == rhs.options
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(options.rawValue)
+    }
 
     // MARK: Optional groups
 
-    private indirect enum Piece {
+    private enum Token {
         case text(String)
-        case group([Piece])
+        case open
+        case close
     }
 
-    private static func parseGroups(_ text: String) throws(RoutePatternError) -> [Piece] {
+    /// The pattern as a flat list of text runs and group brackets, checked to be balanced.
+    private static func tokens(of text: String, options: Options) throws(RoutePatternError) -> [Token] {
         func fail(_ reason: RoutePatternError.Reason) -> RoutePatternError { RoutePatternError(pattern: text, reason: reason) }
-        var stack: [(pieces: [Piece], offset: Int)] = [([], 0)]
+        let separate = options.contains(.optionalGroupsAreComponents)
+        var tokens: [Token] = []
+        var openOffsets: [Int] = []
         var literal = ""
-        for (offset, character) in text.enumerated() {
-            switch character {
+        func flush() {
+            guard !literal.isEmpty else { return }
+            tokens.append(.text(separate ? "/" + literal + "/" : literal))
+            literal = ""
+        }
+        // Unicode scalars, not characters: a combining mark after `/` or `(` must not hide it, since URLs are
+        // split on bytes.
+        for (offset, scalar) in text.unicodeScalars.enumerated() {
+            switch scalar {
             case "(":
-                if !literal.isEmpty { stack[stack.count - 1].pieces.append(.text(literal)) }
-                literal = ""
-                stack.append(([], offset))
+                flush()
+                tokens.append(.open)
+                openOffsets.append(offset)
             case ")":
-                guard stack.count > 1 else { throw fail(.unopenedGroup(offset: offset)) }
-                if !literal.isEmpty { stack[stack.count - 1].pieces.append(.text(literal)) }
-                literal = ""
-                let group = stack.removeLast()
-                guard !group.pieces.isEmpty else { throw fail(.emptyGroup(offset: group.offset)) }
-                stack[stack.count - 1].pieces.append(.group(group.pieces))
+                guard let open = openOffsets.popLast() else { throw fail(.unopenedGroup(offset: offset)) }
+                flush()
+                if case .open = tokens.last { throw fail(.emptyGroup(offset: open)) }
+                tokens.append(.close)
             default:
-                literal.append(character)
+                literal.unicodeScalars.append(scalar)
             }
         }
-        guard stack.count == 1 else { throw fail(.unclosedGroup(offset: stack[stack.count - 1].offset)) }
-        if !literal.isEmpty { stack[0].pieces.append(.text(literal)) }
-        return stack[0].pieces
+        if let open = openOffsets.last { throw fail(.unclosedGroup(offset: open)) }
+        flush()
+        return tokens
     }
 
-    private static func expansionCount(_ pieces: [Piece]) -> Int {
-        var count = 1
-        for case .group(let inner) in pieces {
-            count = count.multipliedReportingOverflow(by: 1 + expansionCount(inner)).partialValue
-            if count > maximumExpansionCount { return count }
+    /// How many combinations the groups make: each group multiplies its enclosing level by one plus its own
+    /// count. Saturates instead of overflowing.
+    private static func expansionCount(_ tokens: [Token]) -> Int {
+        var levels = [1]
+        for token in tokens {
+            switch token {
+            case .text: continue
+            case .open: levels.append(1)
+            case .close:
+                let inner = levels.removeLast()
+                let (options, overflowA) = inner.addingReportingOverflow(1)
+                let (product, overflowB) = levels[levels.count - 1].multipliedReportingOverflow(by: options)
+                levels[levels.count - 1] = overflowA || overflowB ? Int.max : product
+            }
         }
-        return count
+        return levels[0]
     }
 
     /// Every combination with and without each group. The first group varies fastest, which is the order
-    /// JLRoutes generates before sorting by length.
-    private static func variants(_ pieces: [Piece]) -> [String] {
-        var results = [""]
-        for piece in pieces {
-            switch piece {
+    /// JLRoutes generates before sorting by length. Called only once the count is known to be small.
+    private static func variants(_ tokens: [Token]) -> [String] {
+        var levels: [[String]] = [[""]]
+        for token in tokens {
+            switch token {
             case .text(let text):
-                results = results.map { $0 + text }
-            case .group(let inner):
-                let options = [""] + variants(inner)
+                levels[levels.count - 1] = levels[levels.count - 1].map { $0 + text }
+            case .open:
+                levels.append([""])
+            case .close:
+                let options = [""] + levels.removeLast()
+                let prefixes = levels[levels.count - 1]
                 var next: [String] = []
-                next.reserveCapacity(results.count * options.count)
+                next.reserveCapacity(prefixes.count * options.count)
                 for option in options {
-                    for prefix in results { next.append(prefix + option) }
+                    for prefix in prefixes { next.append(prefix + option) }
                 }
-                results = next
+                levels[levels.count - 1] = next
             }
         }
-        return results
+        return levels[0]
     }
 
     // MARK: Components
 
     private static func expansion(of variant: String, pattern: String) throws(RoutePatternError) -> Expansion {
         func fail(_ reason: RoutePatternError.Reason) -> RoutePatternError { RoutePatternError(pattern: pattern, reason: reason) }
-        let parts = variant.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        let parts = variant.unicodeScalars.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
         var segments: [Expansion.Segment] = []
         var names: [String] = []
+        var seenNames = Set<String>()
         var texts: [String] = []
-        func add(_ components: Substring) throws(RoutePatternError) {
-            for component in components.split(separator: "/") {
+        func add(_ components: Substring.UnicodeScalarView) throws(RoutePatternError) {
+            for scalars in components.split(separator: "/") {
+                let component = Substring(scalars)
                 if segments.last == .wildcard { throw fail(.wildcardNotLast) }
                 texts.append(String(component))
                 if component == "*" {
                     segments.append(.wildcard)
                 } else if component.first == ":" {
-                    let name = String(component.dropFirst())
-                    guard !name.isEmpty else { throw fail(.emptyVariableName) }
+                    // JLRoutes keeps the `:` of a lone `:` as the name.
+                    let name = component.unicodeScalars.count == 1 ? ":" : String(component.unicodeScalars.dropFirst())
                     guard !RouteParameters.ReservedKey.all.contains(name) else { throw fail(.reservedVariableName(name: name)) }
-                    guard !names.contains(name) else { throw fail(.duplicateVariable(name: name)) }
+                    guard seenNames.insert(name).inserted else { throw fail(.duplicateVariable(name: name)) }
                     names.append(name)
                     segments.append(.variable(name))
                 } else {

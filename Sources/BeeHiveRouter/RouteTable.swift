@@ -6,19 +6,21 @@ struct RouteTable: Sendable {
     var fallsBackToGlobalRoutes = false
     var unmatchedHandler: Router.UnmatchedHandler?
 
-    /// Stores every expansion of the definition, ranked from `firstOrder` on in expansion order.
-    mutating func add(_ definition: RouteDefinition, firstOrder: UInt64) {
+    /// Stores every expansion of the definition, ranked in expansion order.
+    mutating func add(_ definition: RouteDefinition) {
         definitions[definition.id] = definition
         for (offset, expansion) in definition.pattern.expansions.enumerated() {
-            let rank = RouteRank(priority: definition.priority, order: firstOrder + UInt64(offset))
-            trie.insert(RouteEntry(rank: rank, definition: definition, variableNames: expansion.variableNames), expansion: expansion)
+            let entry = RouteEntry(rank: definition.rank(ofExpansion: offset), definition: definition, variableNames: expansion.variableNames)
+            trie.insert(entry, expansion: expansion)
         }
     }
 
     @discardableResult
     mutating func remove(_ id: RouteID) -> Bool {
         guard let definition = definitions.removeValue(forKey: id) else { return false }
-        for expansion in definition.pattern.expansions { trie.remove(id, expansion: expansion) }
+        for (offset, expansion) in definition.pattern.expansions.enumerated() {
+            trie.remove(definition.rank(ofExpansion: offset), expansion: expansion)
+        }
         return true
     }
 

@@ -7,17 +7,17 @@
 /// Matching explores every branch that fits the URL (a literal child, then the variable child, then wildcard
 /// routes), so a literal that leads nowhere falls back to a variable at the same depth: with `/:provider` and
 /// `/google/callback` registered, `/google` matches `/:provider` (RoutingKit's trie fails it, vapor/vapor#3213).
-/// Among every route that fits, it picks the best ranked one, or the best one ranked after a given rank when
-/// the previous handler declined.
+/// One walk finds the best ranked route that fits; when its handler declines, one more walk lists every route
+/// that fits, best first, so any number of declining handlers costs linear time.
 struct RouteTrie: Sendable {
     private struct Node: Sendable {
         var literals = LiteralTable()
         var variable: Int32 = -1
         var fragment: Int32 = -1
-        /// Routes whose pattern ends here, best rank first.
-        var routes: [RouteEntry] = []
-        /// Routes whose pattern ends here with `*`, best rank first.
-        var wildcardRoutes: [RouteEntry] = []
+        /// Routes whose pattern ends here.
+        var routes = RouteList()
+        /// Routes whose pattern ends here with `*`.
+        var wildcardRoutes = RouteList()
 
         var isEmpty: Bool {
             literals.isEmpty && variable < 0 && fragment < 0 && routes.isEmpty && wildcardRoutes.isEmpty
@@ -41,15 +41,15 @@ struct RouteTrie: Sendable {
             case .variable: current = child(of: current, via: .variable)
             case .fragmentMarker: current = child(of: current, via: .fragment)
             case .wildcard:
-                Self.insert(entry, into: &nodes[Int(current)].wildcardRoutes)
+                nodes[Int(current)].wildcardRoutes.append(entry)
                 return
             }
         }
-        Self.insert(entry, into: &nodes[Int(current)].routes)
+        nodes[Int(current)].routes.append(entry)
     }
 
-    /// Removes the entries of a definition stored for this expansion and frees the nodes left empty.
-    mutating func remove(_ id: RouteID, expansion: RoutePattern.Expansion) {
+    /// Removes the entry of this rank stored for this expansion and frees the nodes left empty.
+    mutating func remove(_ rank: RouteRank, expansion: RoutePattern.Expansion) {
         var path: [(parent: Int32, edge: Edge)] = []
         var current: Int32 = 0
         var endsWithWildcard = false
@@ -68,9 +68,9 @@ struct RouteTrie: Sendable {
             current = next
         }
         if endsWithWildcard {
-            nodes[Int(current)].wildcardRoutes.removeAll { $0.definition.id == id }
+            nodes[Int(current)].wildcardRoutes.remove(rank)
         } else {
-            nodes[Int(current)].routes.removeAll { $0.definition.id == id }
+            nodes[Int(current)].routes.remove(rank)
         }
         while let (parent, edge) = path.last, nodes[Int(current)].isEmpty {
             switch edge {
@@ -85,101 +85,153 @@ struct RouteTrie: Sendable {
         }
     }
 
-    /// Calls `body` with the best ranked route that fits the URL (or, when `bound` is given, the best ranked
-    /// after `bound`), the index of the URL component each of its variables captured, and the first component
-    /// its wildcard matched. Returns nil when no route fits.
+    /// Calls `body` with the best ranked route that fits the URL, the index of the URL component each of its
+    /// variables captured, and the first component its wildcard matched. Returns nil when no route fits.
     func withBestMatch<Result>(
-        _ url: RouteURL, after bound: RouteRank?,
-        _ body: (_ entry: RouteEntry, _ captures: UnsafeBufferPointer<Int>, _ wildcardStart: Int?) -> Result
+        _ url: RouteURL, _ body: (_ entry: RouteEntry, _ captures: UnsafeBufferPointer<Int>, _ wildcardStart: Int?) -> Result
     ) -> Result? {
         let count = url.components.count
-        return url.withBytes { bytes in
+        return Self.withScratch(of: Int.self, capacity: count + 1) { best in
+            var bestEntry: RouteEntry?
+            var bestWildcardStart: Int?
+            walk(url) { routes, captures, wildcardStart in
+                guard let entry = routes.first else { return }
+                if let bestEntry, !entry.rank.precedes(bestEntry.rank) { return }
+                bestEntry = entry
+                bestWildcardStart = wildcardStart
+                best.update(from: captures.baseAddress!, count: captures.count)
+            }
+            guard let bestEntry else { return nil }
+            return body(bestEntry, UnsafeBufferPointer(start: best, count: bestEntry.variableNames.count), bestWildcardStart)
+        }
+    }
+
+    /// Whether some route fits the URL.
+    func matches(_ url: RouteURL) -> Bool {
+        var found = false
+        walk(url) { routes, _, _ in found = true }
+        return found
+    }
+
+    /// Every route that fits the URL, best ranked first, from one walk.
+    func allMatches(_ url: RouteURL) -> Matches {
+        var matches = Matches()
+        walk(url) { routes, captures, wildcardStart in
+            let captureStart = matches.captures.count
+            matches.captures.append(contentsOf: captures)
+            routes.forEach { entry in
+                matches.candidates.append(Matches.Candidate(entry: entry, captureStart: captureStart, wildcardStart: wildcardStart))
+            }
+        }
+        matches.candidates.sort { $0.entry.rank.precedes($1.entry.rank) }
+        return matches
+    }
+
+    /// The routes that fit a URL, with the components their variables captured.
+    struct Matches {
+        struct Candidate {
+            let entry: RouteEntry
+            /// Where the candidate's capture indices start in ``captures``.
+            let captureStart: Int
+            let wildcardStart: Int?
+        }
+
+        /// Best ranked first.
+        var candidates: [Candidate] = []
+        var captures: [Int] = []
+
+        func captures(of candidate: Candidate) -> ArraySlice<Int> {
+            captures[candidate.captureStart..<(candidate.captureStart + candidate.entry.variableNames.count)]
+        }
+    }
+
+    /// One step of the walk: a node to visit with the URL component it faces. A step reached through a variable
+    /// edge records that it captured the previous component when it is taken off the stack, since a sibling
+    /// explored earlier may have written that slot.
+    private struct Step {
+        var node: Int32
+        var index: Int32
+        var captured: Int32
+        var viaVariable: Bool
+    }
+
+    /// Visits every node the URL reaches (a literal child and the variable child at each depth, the fragment
+    /// child at the fragment marker) and calls `visit` with each route list that fits: the wildcard routes of
+    /// every node on the way and the routes of the nodes where the URL ends. An explicit stack, at most two steps
+    /// per URL component, replaces recursion, so a URL of any depth is walked in constant call-stack space. The
+    /// walk allocates nothing for URLs of up to 128 components unless a component needs percent-decoding.
+    private func walk(
+        _ url: RouteURL, _ visit: (_ routes: RouteList, _ captures: UnsafeBufferPointer<Int>, _ wildcardStart: Int?) -> Void
+    ) {
+        let count = url.components.count
+        url.withBytes { bytes in
             url.components.withUnsafeBufferPointer { components in
                 nodes.withUnsafeBufferPointer { nodes in
-                    withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count + 1) { buffer in
-                        var search = Search(
-                            nodes: nodes, bytes: bytes, components: components, bound: bound,
-                            captures: buffer.baseAddress!, best: buffer.baseAddress! + count)
-                        search.visit(0, index: 0, captured: 0)
-                        guard let entry = search.bestEntry else { return nil }
-                        let captures = UnsafeBufferPointer(start: search.best, count: entry.variableNames.count)
-                        return body(entry, captures, search.bestWildcardStart)
+                    Self.withScratch(of: Int.self, capacity: count + 1) { captures in
+                        Self.withScratch(of: Step.self, capacity: 2 * count + 2) { stack in
+                            var depth = 1
+                            stack[0] = Step(node: 0, index: 0, captured: 0, viaVariable: false)
+                            while depth > 0 {
+                                depth -= 1
+                                let step = stack[depth]
+                                let index = Int(step.index)
+                                let captured = Int(step.captured)
+                                if step.viaVariable { captures[captured - 1] = index - 1 }
+                                let node = Int(step.node)
+                                if !nodes[node].wildcardRoutes.isEmpty {
+                                    visit(nodes[node].wildcardRoutes, UnsafeBufferPointer(start: captures, count: captured), index)
+                                }
+                                guard index < count else {
+                                    if !nodes[node].routes.isEmpty {
+                                        visit(nodes[node].routes, UnsafeBufferPointer(start: captures, count: captured), nil)
+                                    }
+                                    continue
+                                }
+                                let component = components[index]
+                                if component.isFragmentMarker {
+                                    let fragment = nodes[node].fragment
+                                    if fragment >= 0 {
+                                        stack[depth] = Step(node: fragment, index: step.index + 1, captured: step.captured, viaVariable: false)
+                                        depth += 1
+                                    }
+                                    continue
+                                }
+                                let variable = nodes[node].variable
+                                if variable >= 0 {
+                                    stack[depth] = Step(node: variable, index: step.index + 1, captured: step.captured + 1, viaVariable: true)
+                                    depth += 1
+                                }
+                                if !nodes[node].literals.isEmpty,
+                                    let child = Self.literalChild(of: nodes[node], for: component, in: bytes)
+                                {
+                                    stack[depth] = Step(node: child, index: step.index + 1, captured: step.captured, viaVariable: false)
+                                    depth += 1
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
     }
 
-    /// Whether some route fits the URL.
-    func matches(_ url: RouteURL) -> Bool {
-        withBestMatch(url, after: nil) { _, _, _ in true } ?? false
+    /// Literals are stored decoded, so a component with escapes is decoded before the lookup.
+    private static func literalChild(of node: Node, for component: RouteURL.Component, in bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        let raw = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
+        guard component.hasEscape else { return node.literals.child(for: raw) }
+        return node.literals.child(for: PercentDecoding.decode(raw, plusAsSpace: false))
     }
 
-    /// The depth-first walk over every branch that fits the URL. Captured component indices go to a scratch
-    /// buffer and the best candidate's are copied aside, so the walk allocates nothing unless a component
-    /// needs percent-decoding.
-    private struct Search {
-        let nodes: UnsafeBufferPointer<Node>
-        let bytes: UnsafeBufferPointer<UInt8>
-        let components: UnsafeBufferPointer<RouteURL.Component>
-        let bound: RouteRank?
-        let captures: UnsafeMutablePointer<Int>
-        let best: UnsafeMutablePointer<Int>
-        var bestEntry: RouteEntry?
-        var bestWildcardStart: Int?
-
-        init(
-            nodes: UnsafeBufferPointer<Node>, bytes: UnsafeBufferPointer<UInt8>,
-            components: UnsafeBufferPointer<RouteURL.Component>, bound: RouteRank?, captures: UnsafeMutablePointer<Int>,
-            best: UnsafeMutablePointer<Int>
-        ) {
-            self.nodes = nodes
-            self.bytes = bytes
-            self.components = components
-            self.bound = bound
-            self.captures = captures
-            self.best = best
+    /// Scratch memory for one walk: on the stack when small, on the heap when the URL is deep.
+    private static func withScratch<Element, Result>(
+        of type: Element.Type, capacity: Int, _ body: (UnsafeMutablePointer<Element>) -> Result
+    ) -> Result {
+        if capacity <= 128 {
+            return withUnsafeTemporaryAllocation(of: Element.self, capacity: capacity) { body($0.baseAddress!) }
         }
-
-        mutating func visit(_ node: Int32, index: Int, captured: Int) {
-            let node = Int(node)
-            if !nodes[node].wildcardRoutes.isEmpty {
-                consider(nodes[node].wildcardRoutes, captured: captured, wildcardStart: index)
-            }
-            guard index < components.count else {
-                if !nodes[node].routes.isEmpty { consider(nodes[node].routes, captured: captured, wildcardStart: nil) }
-                return
-            }
-            let component = components[index]
-            if component.isFragmentMarker {
-                let fragment = nodes[node].fragment
-                if fragment >= 0 { visit(fragment, index: index + 1, captured: captured) }
-                return
-            }
-            if !nodes[node].literals.isEmpty, let child = literalChild(of: node, for: component) {
-                visit(child, index: index + 1, captured: captured)
-            }
-            let variable = nodes[node].variable
-            if variable >= 0 {
-                captures[captured] = index
-                visit(variable, index: index + 1, captured: captured + 1)
-            }
-        }
-
-        /// Literals are stored decoded, so a component with escapes is decoded before the lookup.
-        private func literalChild(of node: Int, for component: RouteURL.Component) -> Int32? {
-            let raw = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
-            guard component.hasEscape else { return nodes[node].literals.child(for: raw) }
-            return nodes[node].literals.child(for: PercentDecoding.decode(raw, plusAsSpace: false))
-        }
-
-        private mutating func consider(_ entries: [RouteEntry], captured: Int, wildcardStart: Int?) {
-            guard let entry = entries.first(where: { bound?.precedes($0.rank) ?? true }) else { return }
-            if let bestEntry, !entry.rank.precedes(bestEntry.rank) { return }
-            bestEntry = entry
-            bestWildcardStart = wildcardStart
-            best.update(from: captures, count: captured)
-        }
+        let pointer = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+        defer { pointer.deallocate() }
+        return body(pointer)
     }
 
     private mutating func child(of parent: Int32, via edge: Edge) -> Int32 {
@@ -205,10 +257,5 @@ struct RouteTrie: Sendable {
         case .variable: return nodes[Int(parent)].variable >= 0 ? nodes[Int(parent)].variable : nil
         case .fragment: return nodes[Int(parent)].fragment >= 0 ? nodes[Int(parent)].fragment : nil
         }
-    }
-
-    private static func insert(_ entry: RouteEntry, into entries: inout [RouteEntry]) {
-        let position = entries.firstIndex { entry.rank.precedes($0.rank) } ?? entries.endIndex
-        entries.insert(entry, at: position)
     }
 }

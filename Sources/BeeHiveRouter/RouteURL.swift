@@ -1,6 +1,7 @@
 /// A URL split the way JLRoutes reads it, by one pass over its UTF-8 bytes and without Foundation.
 ///
-/// Components are byte ranges into the text, so parsing allocates nothing but the component list. The path
+/// Components are byte ranges into the text, the first eight stored inline, so parsing a typical URL allocates
+/// nothing. The path
 /// is the host (when it is not a domain name, an IP literal or `localhost`, or when the host is always a path
 /// component), then the path, then, when the fragment is a path (`#/view/42`), a fragment marker followed by
 /// the fragment's components. Empty components are skipped, so `a//b/` is `a`, `b`.
@@ -20,21 +21,23 @@ struct RouteURL {
     let text: String
     /// The byte offset of the scheme's `:`, or nil for a relative URL such as `/user/42`.
     let schemeEnd: Int?
-    private(set) var components: [Component]
+    private(set) var components: Components
     /// The query after `?`.
     private(set) var query: Range<Int>?
     /// The query inside the fragment (`#/view?x=1` or `#x=1&y=2`).
     private(set) var fragmentQuery: Range<Int>?
 
-    init(_ text: String, treatsHostAsPathComponent: Bool) {
+    init(_ text: String, treatsHostAsPathComponent: Bool, readsLikeJLRoutes: Bool = false) {
         var text = text
         text.makeContiguousUTF8()
         self.text = text
-        var components: [Component] = []
+        var components = Components()
         var query: Range<Int>?
         var fragmentQuery: Range<Int>?
         let schemeEnd = Self.withBytes(of: text) { bytes in
-            Self.parse(bytes, treatsHostAsPathComponent: treatsHostAsPathComponent, into: &components, query: &query, fragmentQuery: &fragmentQuery)
+            Self.parse(
+                bytes, treatsHostAsPathComponent: treatsHostAsPathComponent, readsLikeJLRoutes: readsLikeJLRoutes, into: &components,
+                query: &query, fragmentQuery: &fragmentQuery)
         }
         self.schemeEnd = schemeEnd
         self.components = components
@@ -76,14 +79,14 @@ struct RouteURL {
     }
 
     /// Every `name=value` pair of the query and of the fragment's query, in order, decoded. Items without `=`
-    /// and items with an empty name carry nothing and are skipped, as in JLRoutes.
+    /// carry nothing and are skipped; an empty name (`?=v`) is kept, as in JLRoutes.
     func forEachQueryItem(plusAsSpace: Bool, _ body: (_ name: String, _ value: String) -> Void) {
         withBytes { bytes in
             func items(in range: Range<Int>) {
                 var itemStart = range.lowerBound
                 for index in range.lowerBound...range.upperBound where index == range.upperBound || bytes[index] == UInt8(ascii: "&") {
                     defer { itemStart = index + 1 }
-                    guard let equals = bytes[itemStart..<index].firstIndex(of: UInt8(ascii: "=")), equals != itemStart else { continue }
+                    guard let equals = bytes[itemStart..<index].firstIndex(of: UInt8(ascii: "=")) else { continue }
                     let name = PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[itemStart..<equals]), plusAsSpace: false)
                     let value = PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<index]), plusAsSpace: plusAsSpace)
                     body(name, value)
@@ -106,8 +109,8 @@ struct RouteURL {
 
     /// Splits the URL and returns the offset of the scheme's `:`.
     private static func parse(
-        _ bytes: UnsafeBufferPointer<UInt8>, treatsHostAsPathComponent: Bool, into components: inout [Component],
-        query: inout Range<Int>?, fragmentQuery: inout Range<Int>?
+        _ bytes: UnsafeBufferPointer<UInt8>, treatsHostAsPathComponent: Bool, readsLikeJLRoutes: Bool,
+        into components: inout Components, query: inout Range<Int>?, fragmentQuery: inout Range<Int>?
     ) -> Int? {
         let schemeEnd = Self.schemeEnd(in: bytes)
         var start = schemeEnd.map { $0 + 1 } ?? 0
@@ -121,12 +124,14 @@ struct RouteURL {
             query = (question + 1)..<end
             end = question
         }
-        components.reserveCapacity(8)
 
         if end - start >= 2 && bytes[start] == UInt8(ascii: "/") && bytes[start + 1] == UInt8(ascii: "/") {
             let authorityEnd = bytes[(start + 2)..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
             let host = Self.host(in: bytes, (start + 2)..<authorityEnd)
-            if !host.isEmpty && (treatsHostAsPathComponent || !isNetworkHost(bytes, host)) {
+            if !host.isEmpty
+                && (treatsHostAsPathComponent
+                    || !(readsLikeJLRoutes ? isJLRoutesNetworkHost(bytes, host) : isNetworkHost(bytes, host)))
+            {
                 appendComponents(of: host, in: bytes, to: &components, splitting: false)
             }
             start = authorityEnd
@@ -142,6 +147,15 @@ struct RouteURL {
         } else if bytes[fragment].first != UInt8(ascii: "/") && bytes[fragment].contains(UInt8(ascii: "=")) {
             // `#a=1&b=2`: the fragment carries parameters only.
             fragmentQuery = fragment
+        } else if let first = bytes[fragment].first, first != UInt8(ascii: "/") {
+            // `#top`: an anchor, not a path. JLRoutes glues it to the last component (`x#top`) when nothing
+            // separates them.
+            if readsLikeJLRoutes, query == nil, let last = components.last, last.end == fragment.lowerBound - 1, !last.isFragmentMarker {
+                components.replaceLast(with: Component(
+                    start: last.start, end: fragment.upperBound, isFragmentMarker: false,
+                    hasEscape: last.hasEscape || bytes[fragment].contains(UInt8(ascii: "%")),
+                    hasPlus: last.hasPlus || bytes[fragment].contains(UInt8(ascii: "+"))))
+            }
         } else {
             appendFragmentPath(fragment, in: bytes, to: &components)
         }
@@ -160,13 +174,13 @@ struct RouteURL {
         return nil
     }
 
-    private static func appendFragmentPath(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, to components: inout [Component]) {
+    private static func appendFragmentPath(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, to components: inout Components) {
         components.append(Component(start: range.lowerBound, end: range.lowerBound, isFragmentMarker: true, hasEscape: false, hasPlus: false))
         appendComponents(of: range, in: bytes, to: &components, splitting: true)
     }
 
     private static func appendComponents(
-        of range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, to components: inout [Component], splitting: Bool
+        of range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, to components: inout Components, splitting: Bool
     ) {
         var componentStart = range.lowerBound
         var hasEscape = false
@@ -208,6 +222,11 @@ struct RouteURL {
     private static func isNetworkHost(_ bytes: UnsafeBufferPointer<UInt8>, _ host: Range<Int>) -> Bool {
         bytes[host].contains(UInt8(ascii: ".")) || bytes[host.lowerBound] == UInt8(ascii: "[")
             || bytes[host].lazy.map(lowercased).elementsEqual("localhost".utf8)
+    }
+
+    /// JLRoutes' test: a host with a dot, or exactly `localhost`.
+    private static func isJLRoutesNetworkHost(_ bytes: UnsafeBufferPointer<UInt8>, _ host: Range<Int>) -> Bool {
+        bytes[host].contains(UInt8(ascii: ".")) || bytes[host].elementsEqual("localhost".utf8)
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {

@@ -1,39 +1,62 @@
 import BeeHiveRegistry
 import Logging
 
-extension Router {
-    /// Registers the routes declared by `BeeHiveRoute(...)` records that arrived and removes those of records
-    /// that went away. Each match instantiates the record's ``RouteHandler`` type.
+extension Router: RecordConsumer {
+    public typealias Token = RouteID
+    public typealias Diagnostic = RegistryDiagnostic
+
+    public func consumes(_ record: AnnotationRecord) -> Bool {
+        record.kind == .route
+    }
+
+    /// Registers the route each `BeeHiveRoute(...)` record declares; each match instantiates the record's
+    /// ``RouteHandler`` type. A handler type that does not resolve or does not conform, or a malformed pattern,
+    /// is refused with a diagnostic naming the record and its object file.
+    public func register(_ records: [AnnotationRecord]) -> [RecordOutcome<RouteID, RegistryDiagnostic>] {
+        records.map { record in
+            let outcome = Self.route(for: record, into: self)
+            if case .refused(let diagnostic) = outcome { logger.error("route not registered: \(diagnostic)") }
+            return outcome
+        }
+    }
+
+    public func unregister(_ tokens: [RouteID]) -> [RegistryDiagnostic] {
+        for id in tokens { removeRoute(id) }
+        return []
+    }
+
+    /// Registers the routes declared by records that arrived and removes those of records that went away.
+    /// `Hive` does this for you.
     ///
     /// - Returns: A diagnostic, naming the record and its object file, for every route that could not be
-    ///   registered: a handler type that does not resolve or does not conform to ``RouteHandler``, or a
-    ///   malformed pattern. The others are registered regardless.
+    ///   registered. The others are registered regardless.
     @discardableResult
     public func apply(_ update: RegistryUpdate) -> [RegistryDiagnostic] {
-        for record in update.removed {
-            guard case .route = record.payload else { continue }
-            if let id = annotatedRoutes.withLock({ $0.removeValue(forKey: record) }) { removeRoute(id) }
+        ledger.apply(update, to: self)
+    }
+
+    private static func route(for record: AnnotationRecord, into router: Router) -> RecordOutcome<RouteID, RegistryDiagnostic> {
+        guard case .route(let route) = record.payload else {
+            return .refused(
+                RegistryDiagnostic(
+                    .misplacedRecord(kind: record.kind, expectedSection: SectionName.routes),
+                    objectPath: record.origin.objectPath, section: record.origin.section, record: record.text))
         }
-        var diagnostics: [RegistryDiagnostic] = []
-        for record in update.added {
-            guard case .route(let route) = record.payload else { continue }
-            switch TypeResolver.resolve(route.typeName, as: (any RouteHandler.Type).self, origin: record.origin) {
-            case .failure(let diagnostic):
-                diagnostics.append(
-                    RegistryDiagnostic(diagnostic.kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text))
-            case .success(let handlerType):
-                do {
-                    let id = try addRoute(route.pattern, scheme: route.scheme, priority: route.priority, handlerType: handlerType)
-                    if let replaced = annotatedRoutes.withLock({ $0.updateValue(id, forKey: record) }) { removeRoute(replaced) }
-                } catch {
-                    diagnostics.append(
-                        RegistryDiagnostic(
-                            .malformedRecord(reason: error.description), objectPath: record.origin.objectPath,
-                            section: record.origin.section, record: record.text))
-                }
+        switch TypeResolver.resolve(route.typeName, as: (any RouteHandler.Type).self, origin: record.origin) {
+        case .failure(let diagnostic):
+            return .refused(
+                RegistryDiagnostic(
+                    diagnostic.kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text))
+        case .success(let handlerType):
+            do {
+                return .registered(
+                    try router.addRoute(route.pattern, scheme: route.scheme, priority: route.priority, handlerType: handlerType))
+            } catch {
+                return .refused(
+                    RegistryDiagnostic(
+                        .malformedRecord(reason: error.description), objectPath: record.origin.objectPath,
+                        section: record.origin.section, record: record.text))
             }
         }
-        for diagnostic in diagnostics { logger.error("route not registered: \(diagnostic)") }
-        return diagnostics
     }
 }

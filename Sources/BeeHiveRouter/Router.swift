@@ -61,8 +61,8 @@ public final class Router: Sendable {
     }
 
     private let state: Locked<State>
-    /// The routes `apply(_:)` registered, by the record that declared them.
-    let annotatedRoutes = Locked<[AnnotationRecord: RouteID]>([:])
+    /// What `apply(_:)` registered from records; the hub keeps its own.
+    let ledger = RecordLedger<Router>()
     let logger: Logger
 
     public init(
@@ -85,9 +85,10 @@ public final class Router: Sendable {
     /// - Throws: ``RoutePatternError`` when the pattern is malformed; nothing is registered then.
     @discardableResult
     public func addRoute(
-        _ pattern: String, scheme: String? = nil, priority: Int = 0, handler: @escaping Handler = { _ in true }
+        _ pattern: String, scheme: String? = nil, priority: Int = 0, fileID: String = #fileID, line: Int = #line,
+        handler: @escaping Handler = { _ in true }
     ) throws(RoutePatternError) -> RouteID {
-        try addRoutes([pattern], scheme: scheme, priority: priority, handler: handler)[0]
+        try addRoutes([pattern], scheme: scheme, priority: priority, fileID: fileID, line: line, handler: handler)[0]
     }
 
     /// Registers one handler for several patterns (JLRoutes' `addRoutes:`), all or none.
@@ -95,38 +96,48 @@ public final class Router: Sendable {
     /// - Throws: ``RoutePatternError`` for the first malformed pattern; nothing is registered then.
     @discardableResult
     public func addRoutes(
-        _ patterns: [String], scheme: String? = nil, priority: Int = 0, handler: @escaping Handler = { _ in true }
+        _ patterns: [String], scheme: String? = nil, priority: Int = 0, fileID: String = #fileID, line: Int = #line,
+        handler: @escaping Handler = { _ in true }
     ) throws(RoutePatternError) -> [RouteID] {
-        var parsed: [RoutePattern] = []
-        parsed.reserveCapacity(patterns.count)
-        for pattern in patterns { parsed.append(try RoutePattern(pattern)) }
-        let key = Self.tableKey(scheme)
-        let schemeName = key == .global ? nil : scheme
-        let ids = state.withLock { state in
-            parsed.map { pattern in
-                let id = RouteID(rawValue: state.nextRouteID)
-                state.nextRouteID += 1
-                let definition = RouteDefinition(id: id, pattern: pattern, scheme: schemeName, priority: priority, handler: handler)
-                let firstOrder = state.nextOrder
-                state.nextOrder += UInt64(pattern.expansions.count)
-                state.withTable(key) { $0.add(definition, firstOrder: firstOrder) }
-                state.tableOfRoute[id] = key
-                return id
-            }
-        }
-        logger.debug("registered routes", metadata: ["patterns": "\(patterns)", "scheme": "\(scheme ?? "global")"])
-        return ids
+        try register(patterns, scheme: scheme, priority: priority, handler: handler, handlerDescription: "closure", origin: "\(fileID):\(line)")
     }
 
     /// Registers a route whose handler type is instantiated for every match (JLRoutes'
     /// `handlerBlockForTargetClass:`).
     @discardableResult
     public func addRoute<Handler: RouteHandler>(
-        _ pattern: String, scheme: String? = nil, priority: Int = 0, handlerType: Handler.Type
+        _ pattern: String, scheme: String? = nil, priority: Int = 0, handlerType: Handler.Type, fileID: String = #fileID,
+        line: Int = #line
     ) throws(RoutePatternError) -> RouteID {
-        try addRoute(pattern, scheme: scheme, priority: priority) { parameters in
-            Handler().handle(parameters)
+        try register(
+            [pattern], scheme: scheme, priority: priority, handler: { parameters in Handler().handle(parameters) },
+            handlerDescription: String(reflecting: Handler.self), origin: "\(fileID):\(line)")[0]
+    }
+
+    func register(
+        _ patterns: [String], scheme: String?, priority: Int, handler: @escaping Handler, handlerDescription: String, origin: String
+    ) throws(RoutePatternError) -> [RouteID] {
+        let options = configuration.patternOptions
+        var parsed: [RoutePattern] = []
+        parsed.reserveCapacity(patterns.count)
+        for pattern in patterns { parsed.append(try RoutePattern(pattern, options: options)) }
+        let key = Self.tableKey(scheme)
+        let schemeName = key == .global ? nil : scheme
+        let ids = state.withLock { state in
+            parsed.map { pattern in
+                let id = RouteID(rawValue: state.nextRouteID)
+                state.nextRouteID += 1
+                let definition = RouteDefinition(
+                    id: id, pattern: pattern, scheme: schemeName, priority: priority, firstOrder: state.nextOrder,
+                    handler: handler, handlerDescription: handlerDescription, origin: origin)
+                state.nextOrder += UInt64(pattern.expansions.count)
+                state.withTable(key) { $0.add(definition) }
+                state.tableOfRoute[id] = key
+                return id
+            }
         }
+        logger.debug("registered routes", metadata: ["patterns": "\(patterns)", "scheme": "\(scheme ?? "global")"])
+        return ids
     }
 
     /// Removes one registration, with every expansion of its pattern. Returns false when it is not registered.
@@ -243,6 +254,41 @@ public final class Router: Sendable {
         }
     }
 
+    /// Every table as text, in the order URLs meet them: the global table, then each scheme's by name. Each
+    /// route is listed in the order it is tried, with its priority, its handler and where it was registered;
+    /// a pattern with optional groups lists its expansions, in their order.
+    ///
+    /// ```
+    /// global table
+    ///   1. /user/view/:id  priority 10  App.UserRoute (typed)  App/Routes.swift:12
+    /// scheme "shop" (falls back to the global table)
+    ///   1. /item/:id  priority 0  closure  App/Shop.swift:30
+    /// ```
+    public var routeTableDescription: String {
+        let tables = state.withLock { state in
+            [(name: String?.none, table: state.global)] + state.schemes.sorted { $0.key < $1.key }.map { (name: $0.key, table: $0.value) }
+        }
+        var lines: [String] = []
+        for (name, table) in tables {
+            var heading = name.map { "scheme \($0.debugDescription)" } ?? "global table"
+            var notes: [String] = []
+            if table.fallsBackToGlobalRoutes { notes.append("falls back to the global table") }
+            if table.unmatchedHandler != nil { notes.append("has an unmatched-URL handler") }
+            if !notes.isEmpty { heading += " (" + notes.joined(separator: ", ") + ")" }
+            lines.append(heading)
+            let routes = table.descriptors
+            if routes.isEmpty { lines.append("  (no routes)") }
+            for (position, route) in routes.enumerated() {
+                lines.append("  \(position + 1). \(route.pattern.text)  priority \(route.priority)  \(route.handler)  \(route.origin)")
+                let expansions = route.pattern.expandedPatterns
+                if expansions.count > 1 || expansions.first != route.pattern.text {
+                    lines.append("       tried as " + expansions.joined(separator: ", "))
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
     // MARK: Interceptors
 
     /// Adds an interceptor for every URL (`scheme` nil) or for the URLs of one scheme.
@@ -290,7 +336,7 @@ public final class Router: Sendable {
     /// Whether some route matches the URL (handlers and interceptors are not run).
     public func canRoute(_ url: String) -> Bool {
         let snapshot = snapshot(for: url)
-        let parsed = RouteURL(url, treatsHostAsPathComponent: snapshot.configuration.alwaysTreatsHostAsPathComponent)
+        let parsed = snapshot.configuration.read(url)
         return snapshot.primary.matches(parsed) || snapshot.fallback?.matches(parsed) == true
     }
 
@@ -298,7 +344,7 @@ public final class Router: Sendable {
     /// or interceptors.
     public func match(_ url: String, parameters: [String: any Sendable] = [:]) -> RouteMatch? {
         let snapshot = snapshot(for: url)
-        let parsed = RouteURL(url, treatsHostAsPathComponent: snapshot.configuration.alwaysTreatsHostAsPathComponent)
+        let parsed = snapshot.configuration.read(url)
         let caller = parameters.isEmpty ? nil : RouteParameters(parameters)
         return resolve(parsed, in: snapshot, caller: caller, runningHandlers: false)
     }
@@ -317,7 +363,7 @@ public final class Router: Sendable {
         redirecting: while true {
             let snapshot = snapshot(for: current)
             let plusAsSpace = snapshot.configuration.decodesPlusSymbols
-            let parsed = RouteURL(current, treatsHostAsPathComponent: snapshot.configuration.alwaysTreatsHostAsPathComponent)
+            let parsed = snapshot.configuration.read(current)
             if !snapshot.interceptors.isEmpty {
                 let request = Self.request(for: parsed, caller: caller, redirects: redirects, plusAsSpace: plusAsSpace)
                 for entry in snapshot.interceptors {
@@ -353,9 +399,12 @@ public final class Router: Sendable {
     private func snapshot(for url: String) -> Snapshot {
         let name = RouteURL.lowercasedScheme(of: url)
         return state.withLock { state in
+            // Skipping lookups in empty dictionaries keeps hashing the scheme off the common path.
             var interceptors = state.globalInterceptors
-            if let name, let schemeInterceptors = state.schemeInterceptors[name] { interceptors += schemeInterceptors }
-            if let name, let table = state.schemes[name] {
+            if let name, !state.schemeInterceptors.isEmpty, let schemeInterceptors = state.schemeInterceptors[name] {
+                interceptors += schemeInterceptors
+            }
+            if let name, !state.schemes.isEmpty, let table = state.schemes[name] {
                 return Snapshot(
                     configuration: state.configuration, primary: table.trie, schemeTable: name,
                     fallback: table.fallsBackToGlobalRoutes ? state.global.trie : nil, interceptors: interceptors)
@@ -375,19 +424,27 @@ public final class Router: Sendable {
     }
 
     /// The first match whose handler accepts the URL (or simply the first match), in the primary table then in
-    /// the fallback table.
+    /// the fallback table. When the best route's handler declines, one walk lists every other route that fits,
+    /// best first, so declining handlers cost linear time.
     private func resolve(_ url: RouteURL, in snapshot: Snapshot, caller: RouteParameters?, runningHandlers: Bool) -> RouteMatch? {
         let plusAsSpace = snapshot.configuration.decodesPlusSymbols
         func resolve(in trie: RouteTrie) -> RouteMatch? {
-            var bound: RouteRank?
-            while let (entry, parameters) = trie.withBestMatch(url, after: bound, { entry, captures, wildcardStart in
+            guard let (best, parameters) = trie.withBestMatch(url, { entry, captures, wildcardStart in
                 (entry, Self.parameters(for: entry, captures: captures, wildcardStart: wildcardStart, in: url, caller: caller, plusAsSpace: plusAsSpace))
-            }) {
-                let definition = entry.definition
-                if !runningHandlers || definition.handler(parameters) {
-                    return RouteMatch(route: definition.descriptor, parameters: parameters)
+            }) else { return nil }
+            if !runningHandlers || best.definition.handler(parameters) {
+                return RouteMatch(route: best.definition.descriptor, parameters: parameters)
+            }
+            let matches = trie.allMatches(url)
+            for candidate in matches.candidates where candidate.entry.rank != best.rank {
+                let entry = candidate.entry
+                let parameters = matches.captures(of: candidate).withContiguousStorageIfAvailable { captures in
+                    Self.parameters(
+                        for: entry, captures: captures, wildcardStart: candidate.wildcardStart, in: url, caller: caller, plusAsSpace: plusAsSpace)
+                }!
+                if entry.definition.handler(parameters) {
+                    return RouteMatch(route: entry.definition.descriptor, parameters: parameters)
                 }
-                bound = entry.rank
             }
             return nil
         }

@@ -11,10 +11,27 @@ public struct RouterConfiguration: Sendable, Hashable {
     public var alwaysTreatsHostAsPathComponent: Bool
     /// How many redirects interceptors may chain for one routing call before it fails. Defaults to 16.
     public var maximumRedirects: Int
+    /// How patterns registered from now on are read. Defaults to none; ``RoutePattern/Options/optionalGroupsAreComponents``
+    /// restores JLRoutes' reading of optional groups inside a component.
+    public var patternOptions: RoutePattern.Options
+    /// Whether URLs are read with JLRoutes' two quirks: only a host with a dot or exactly `localhost` is a
+    /// machine (so `LOCALHOST` and `[::1]` become path components), and a plain anchor is glued to the last
+    /// path component (`app://v/x#top` gives `x#top`). Defaults to false: hosts compare case-insensitively, IP
+    /// literals are machines, and a plain anchor is ignored.
+    public var readsURLsLikeJLRoutes: Bool
 
-    public init(decodesPlusSymbols: Bool = true, alwaysTreatsHostAsPathComponent: Bool = false, maximumRedirects: Int = 16) {
+    public init(
+        decodesPlusSymbols: Bool = true, alwaysTreatsHostAsPathComponent: Bool = false, maximumRedirects: Int = 16,
+        patternOptions: RoutePattern.Options = [], readsURLsLikeJLRoutes: Bool = false
+    ) {
         self.decodesPlusSymbols = decodesPlusSymbols
         self.alwaysTreatsHostAsPathComponent = alwaysTreatsHostAsPathComponent
         self.maximumRedirects = maximumRedirects
+        self.patternOptions = patternOptions
+        self.readsURLsLikeJLRoutes = readsURLsLikeJLRoutes
+    }
+
+    func read(_ url: String) -> RouteURL {
+        RouteURL(url, treatsHostAsPathComponent: alwaysTreatsHostAsPathComponent, readsLikeJLRoutes: readsURLsLikeJLRoutes)
     }
 }

@@ -52,10 +52,6 @@ final class Registration: Sendable {
         identity != nil && identity == other.identity && scope == other.scope
     }
 
-    func isAnnotation(at origin: RecordOrigin) -> Bool {
-        source == .annotation(origin)
-    }
-
     /// What creates an instance: the registered factory, or the implementation type's initializer, the type
     /// being resolved from its name once.
     func factory() throws(ServiceError) -> Factory {

@@ -2,6 +2,11 @@ import BeeHiveRegistry
 import Foundation
 
 /// Reads service configuration files: BeeHive's service plist, and the same layout in JSON.
+///
+/// Each entry is a dictionary of strings: `service`, `impl`, and optionally `scope` and `name`. A value of
+/// another type, an unknown key, or `scope` `named` without a `name` is refused with the entry's index, as the
+/// record parser refuses the same mistakes in annotations. Decoded with `JSONDecoder`/`PropertyListDecoder`,
+/// which keep a compact index of the file, so memory stays a small multiple of its size.
 enum ServiceConfiguration {
     struct Entry: Equatable {
         let service: String
@@ -10,62 +15,112 @@ enum ServiceConfiguration {
         let name: String?
     }
 
-    private static let allowedKeys: Set<String> = ["service", "impl", "scope", "name"]
+    fileprivate static let allowedKeys: Set<String> = ["service", "impl", "scope", "name"]
 
     static func entries(
         in data: Data, format: ServiceConfigurationFormat, source: String
     ) throws(ServiceError) -> [Entry] {
-        let root: Any
+        guard data.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
+            throw invalid(source, data.isEmpty ? "the file is empty" : "the file holds only whitespace")
+        }
+        let list: EntryList
         do {
             switch format {
-            case .plist: root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-            case .json: root = try JSONSerialization.jsonObject(with: data)
+            case .plist: list = try PropertyListDecoder().decode(EntryList.self, from: data)
+            case .json: list = try JSONDecoder().decode(EntryList.self, from: data)
             }
+        } catch let problem as EntryProblem {
+            throw invalid(source, problem.reason)
+        } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                let underlying = context.underlyingError.map { ": \($0)" } ?? ""
+                throw invalid(source, "not a valid \(format.rawValue) file (\(context.debugDescription)\(underlying))")
+            }
+            throw invalid(source, "\(error)")
         } catch {
-            throw invalid(source, "not a valid \(format.rawValue) file: \(error.localizedDescription)")
+            throw invalid(source, "not a valid \(format.rawValue) file: \(error)")
         }
-        guard let list = root as? [Any] else {
-            throw invalid(source, "the top level must be an array of entries with 'service' and 'impl'")
-        }
-        var entries: [Entry] = []
-        for (index, element) in list.enumerated() {
-            entries.append(try entry(element, index: index, source: source))
-        }
-        return entries
-    }
-
-    private static func entry(_ element: Any, index: Int, source: String) throws(ServiceError) -> Entry {
-        guard let dictionary = element as? [String: Any] else {
-            throw invalid(source, "entry \(index) is not a dictionary")
-        }
-        if let unknown = dictionary.keys.sorted().first(where: { !allowedKeys.contains($0) }) {
-            throw invalid(
-                source, "entry \(index) has unknown key '\(unknown)' (allowed: \(allowedKeys.sorted().joined(separator: ", ")))")
-        }
-        func string(_ key: String) throws(ServiceError) -> String? {
-            guard let value = dictionary[key] else { return nil }
-            guard let text = value as? String, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw invalid(source, "entry \(index): '\(key)' must be a non-empty string")
-            }
-            return text.trimmingCharacters(in: .whitespaces)
-        }
-        guard let service = try string("service") else { throw invalid(source, "entry \(index) has no 'service'") }
-        guard let implementation = try string("impl") else { throw invalid(source, "entry \(index) has no 'impl'") }
-        var scope = ServiceScope.transient
-        if let text = try string("scope") {
-            guard let parsed = ServiceScope(rawValue: text) else {
-                throw invalid(
-                    source,
-                    "entry \(index): unknown scope '\(text)' (\(ServiceScope.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            scope = parsed
-        }
-        return Entry(
-            service: ServiceTypeName.normalized(service), implementation: implementation, scope: scope,
-            name: try string("name"))
+        return list.entries
     }
 
     private static func invalid(_ source: String, _ reason: String) -> ServiceError {
         ServiceError(.invalidConfiguration(source: source, reason: reason))
+    }
+}
+
+/// A problem with one entry, in words.
+private struct EntryProblem: Error {
+    let reason: String
+}
+
+private struct AnyKey: CodingKey {
+    let stringValue: String
+    let intValue: Int? = nil
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+private struct EntryList: Decodable {
+    let entries: [ServiceConfiguration.Entry]
+
+    init(from decoder: any Decoder) throws {
+        var list: UnkeyedDecodingContainer
+        do {
+            list = try decoder.unkeyedContainer()
+        } catch {
+            throw EntryProblem(reason: "the top level must be an array of entries with 'service' and 'impl'")
+        }
+        var entries: [ServiceConfiguration.Entry] = []
+        if let count = list.count { entries.reserveCapacity(count) }
+        while !list.isAtEnd {
+            entries.append(try list.decode(EntryDecoder.self).entry)
+        }
+        self.entries = entries
+    }
+}
+
+private struct EntryDecoder: Decodable {
+    let entry: ServiceConfiguration.Entry
+
+    init(from decoder: any Decoder) throws {
+        let index = decoder.codingPath.last?.intValue ?? 0
+        func invalid(_ reason: String) -> EntryProblem { EntryProblem(reason: "entry \(index) \(reason)") }
+        let container: KeyedDecodingContainer<AnyKey>
+        do {
+            container = try decoder.container(keyedBy: AnyKey.self)
+        } catch {
+            throw invalid("is not a dictionary")
+        }
+        let allowed = ServiceConfiguration.allowedKeys
+        if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !allowed.contains($0) }) {
+            throw invalid("has unknown key '\(unknown)' (allowed: \(allowed.sorted().joined(separator: ", ")))")
+        }
+        func string(_ key: String) throws -> String? {
+            let codingKey = AnyKey(stringValue: key)
+            guard container.contains(codingKey) else { return nil }
+            guard let text = try? container.decode(String.self, forKey: codingKey),
+                !text.trimmingCharacters(in: .whitespaces).isEmpty
+            else {
+                throw EntryProblem(reason: "entry \(index): '\(key)' must be a non-empty string")
+            }
+            return text.trimmingCharacters(in: .whitespaces)
+        }
+        guard let service = try string("service") else { throw invalid("has no 'service'") }
+        guard let implementation = try string("impl") else { throw invalid("has no 'impl'") }
+        var scope = ServiceScope.transient
+        if let text = try string("scope") {
+            guard let parsed = ServiceScope(rawValue: text) else {
+                throw EntryProblem(
+                    reason: "entry \(index): unknown scope '\(text)' (\(ServiceScope.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            scope = parsed
+        }
+        let name = try string("name")
+        if scope == .named, name == nil {
+            // Without a name the registration would answer every name; records refuse this too.
+            throw invalid("has scope 'named' but no 'name': add the name it answers to")
+        }
+        entry = ServiceConfiguration.Entry(
+            service: ServiceTypeName.normalized(service), implementation: implementation, scope: scope, name: name)
     }
 }

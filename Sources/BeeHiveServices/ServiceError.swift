@@ -25,6 +25,9 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case creationFailed(service: String, implementation: String, reason: String)
         /// A service configuration file could not be read or has a bad entry.
         case invalidConfiguration(source: String, reason: String)
+        /// The service named by a configuration file or annotation (first at `source`) is not a type of this
+        /// process: a misspelt or unlinked protocol, which no lookup in code can ever reach.
+        case unknownService(service: String, source: ServiceSource)
     }
 
     public let kind: Kind
@@ -70,6 +73,9 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
             "creating service \(service) (implementation \(implementation)) failed: \(reason)"
         case .invalidConfiguration(let source, let reason):
             "service configuration \(source): \(reason)"
+        case .unknownService(let service, let source):
+            "service \(service), registered from \(source), is not a type of this process: check the protocol's "
+                + "spelling and that its module is linked (use 'Module.Protocol')"
         }
     }
 

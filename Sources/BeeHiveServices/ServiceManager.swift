@@ -14,6 +14,8 @@ public final class ServiceManager: Sendable {
     private let logger: Logger
     private let state = Locked(State())
     private let gate = ConstructionGate()
+    /// What `apply(_:)` registered from records; the hub keeps its own.
+    let ledger = RecordLedger<ServiceManager>()
 
     private struct State {
         /// Every registration of each service, in registration order.
@@ -107,36 +109,6 @@ public final class ServiceManager: Sendable {
         }
     }
 
-    /// Takes in the service annotations of a registry update: registers the added records' services and
-    /// unregisters those of the removed records (objects unloaded).
-    public func apply(_ update: RegistryUpdate) {
-        let removed = update.removed.compactMap { record -> (ServiceKey, RecordOrigin)? in
-            guard case .service(let service) = record.payload else { return nil }
-            return (Self.key(of: service), record.origin)
-        }
-        let added = update.added.compactMap { record -> Registration? in
-            guard case .service(let service) = record.payload else { return nil }
-            return Registration(
-                key: Self.key(of: service), scope: service.scope, maker: .typeName(service.typeName),
-                source: .annotation(record.origin))
-        }
-        if !removed.isEmpty {
-            state.withLock { state in
-                for (key, origin) in removed {
-                    state.registrations[key]?.removeAll { $0.isAnnotation(at: origin) }
-                    if state.registrations[key]?.isEmpty == true { state.registrations[key] = nil }
-                }
-                state.changed()
-            }
-        }
-        added.forEach(add)
-        if !removed.isEmpty || !added.isEmpty {
-            logger.debug(
-                "applied service annotations",
-                metadata: ["added": "\(added.count)", "removed": "\(removed.count)"])
-        }
-    }
-
     /// Registers the services listed in a configuration file: BeeHive's service plist (`.plist`) or the same
     /// layout in JSON (`.json`). Nothing is registered when any entry is bad.
     public func registerServices(fromFileAt path: String) throws(ServiceError) {
@@ -148,10 +120,9 @@ public final class ServiceManager: Sendable {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try RegularFile.contents(atPath: path)
         } catch {
-            throw ServiceError(
-                .invalidConfiguration(source: path, reason: "cannot read the file: \(error.localizedDescription)"))
+            throw ServiceError(.invalidConfiguration(source: path, reason: "cannot read the file: \(error.reason)"))
         }
         try registerServices(from: data, format: format, source: path)
     }
@@ -237,6 +208,16 @@ public final class ServiceManager: Sendable {
                 if case .missingArgument = error.kind, error.resolutionPath.count == context.path.count + 1 { continue }
                 errors.append(error)
             }
+            // Code registrations name a real type; names read from files and records may name nothing.
+            let textual = state.withLock { state in
+                state.registrations[key]?.first { registration in
+                    if case .code = registration.source { return false }
+                    return true
+                }?.source
+            }
+            if let textual, knownType(named: key.service) == nil {
+                errors.append(ServiceError(.unknownService(service: key.service, source: textual)))
+            }
         }
         if !errors.isEmpty {
             logger.error("service validation found \(errors.count) problem(s)", metadata: ["first": "\(errors[0])"])
@@ -265,7 +246,8 @@ public final class ServiceManager: Sendable {
         _ service: Service.Type, name: String?, arguments: ServiceArguments, context: ResolutionContext
     ) throws(ServiceError) -> Service {
         if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
-        return try resolveUncached(service, name: name, arguments: arguments, context: context)
+        // A resolver kept past its factory (by a task the factory started) starts a chain of its own.
+        return try resolveUncached(service, name: name, arguments: arguments, context: context.isLive ? context : .fresh())
     }
 
     /// Every lookup the cache cannot answer ends here. `context` is the resolver's chain, or nil for a call on
@@ -363,6 +345,10 @@ public final class ServiceManager: Sendable {
     ) throws(ServiceError) -> Any {
         var arguments = arguments
         arguments.service = key.description
+        var context = context
+        let run = FactoryRun()
+        context.run = run
+        defer { run.finish() }
         let resolver = ServiceResolver(manager: self, context: context)
         do {
             let factory = try registration.factory()
@@ -411,7 +397,21 @@ public final class ServiceManager: Sendable {
         }
     }
 
-    private func add(_ registration: Registration) {
+    /// Removes these registrations (by identity), with their cached instances.
+    func remove(_ leaving: [Registration]) {
+        guard !leaving.isEmpty else { return }
+        let gone = Set(leaving.map(ObjectIdentifier.init))
+        state.withLock { state in
+            for key in Set(leaving.map(\.key)) {
+                state.registrations[key]?.removeAll { gone.contains(ObjectIdentifier($0)) }
+                if state.registrations[key]?.isEmpty == true { state.registrations[key] = nil }
+            }
+            state.changed()
+        }
+        for registration in leaving { registration.discardInstances() }
+    }
+
+    func add(_ registration: Registration) {
         let earlier = state.withLock { state in
             let earlier = state.registrations[registration.key, default: []]
             state.registrations[registration.key, default: []].append(registration)
@@ -451,7 +451,7 @@ public final class ServiceManager: Sendable {
         return type
     }
 
-    private static func key(of annotation: ServiceAnnotation) -> ServiceKey {
+    static func key(of annotation: ServiceAnnotation) -> ServiceKey {
         ServiceKey(service: ServiceTypeName.normalized(annotation.protocolName), name: annotation.name)
     }
 }

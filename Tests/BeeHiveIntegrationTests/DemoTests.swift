@@ -182,7 +182,7 @@ struct DemoTests {
         let server = try BackgroundProcess(Self.app, ["--serve"])
         defer { server.stop() }
         try server.waitForOutput("== Serving as process")
-        // The host arms its signal sources after printing: send nothing before the handlers are in place.
+        // The host arms its signal sources before the first hook and the ready line comes after; checked anyway.
         try server.waitForCaughtSignals([SIGHUP, SIGTERM])
         kill(server.process.processIdentifier, SIGHUP)
         try server.waitForOutput("[Catalog] reload")
@@ -193,6 +193,31 @@ struct DemoTests {
             "[Account] reload", "[Catalog] reload", "[Account] willTerminate after SIGTERM", "[Reviews] tearDown",
             "[Account] tearDown", "terminated: willTerminate, then tearDown in reverse order", "== Time profile",
         ])
+    }
+
+    /// SIGTERM at several points of the launch: the process exits cleanly and every module that was set up
+    /// is torn down, or the signal came before the process armed anything and no module was set up.
+    @Test(arguments: [0.0, 0.05, 0.1, 0.2, 0.35, 0.6, 1.0])
+    func sigtermDuringLaunchTearsDownWhatWasSetUp(delay: Double) throws {
+        guard Self.succeeded(try Self.demo("--help"), "--help") else { return }
+        let server = try BackgroundProcess(Self.app, ["--serve"])
+        defer { server.stop() }
+        Thread.sleep(forTimeInterval: delay)
+        kill(server.process.processIdentifier, SIGTERM)
+        let status = try server.waitForExit()
+        let lines = server.standardOutput.split(separator: "\n")
+        func modules(_ hook: String) -> Set<String> {
+            Set(lines.compactMap { line in
+                guard line.hasPrefix("["), let close = line.firstIndex(of: "]"),
+                      line[line.index(after: close)...].hasPrefix(" \(hook)") else { return nil }
+                return String(line[line.index(after: line.startIndex)..<close])
+            })
+        }
+        let setUp = modules("setUp")
+        guard !setUp.isEmpty else { return }
+        #expect(status == 0, "exited \(status) after SIGTERM at \(delay) s\n\(server.standardError)")
+        #expect(modules("tearDown") == setUp, "SIGTERM at \(delay) s")
+        #expect(modules("willTerminate").isSubset(of: setUp))
     }
 
     @Test func refusesUnknownArguments() throws {

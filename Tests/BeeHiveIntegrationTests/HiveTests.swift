@@ -122,8 +122,8 @@ struct ModulesService: Service {
         try await hive.modules.waitForLaunch()
         #expect(hiveEvents.entries(withPrefix: "reviews.") == ["setUp", "init", "splash"])
 
-        let update = hive.registry.retireObjects(atPath: "/app/plugins/libReviews.so")
-        #expect(try hive.modules.apply(update).isEmpty)
+        hive.registry.retireObjects(atPath: "/app/plugins/libReviews.so")
+        #expect(hive.refresh().isEmpty)
         #expect(hive.modules.modules.isEmpty)
         #expect(hiveEvents.entries(withPrefix: "reviews.").suffix(2) == ["tearDown", "unmount"])
         try host.stop()

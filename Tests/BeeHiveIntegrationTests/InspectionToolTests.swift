@@ -163,6 +163,18 @@ struct InspectionToolTests {
         #expect(report.files.map(\.annotated) == [true, true], "the note survives --strip-sections")
     }
 
+    /// Keys documented as "string or null" are written as null, not left out.
+    @Test func inspectJSONWritesNullsForAbsentValues() throws {
+        let json = try FixtureBuilder.run(try Self.beehive(), ["inspect", "--json", "/etc/hostname"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: [[String: Any]]]
+        let file = try #require(object?["files"]?.first)
+        #expect(Set(file.keys) == ["file", "readable", "annotated", "buildID"])
+        #expect(file["buildID"] is NSNull)
+        let diagnostic = try #require(object?["diagnostics"]?.first)
+        #expect(Set(diagnostic.keys) == ["file", "section", "record", "kind", "severity", "message"])
+        #expect(diagnostic["section"] is NSNull && diagnostic["record"] is NSNull)
+    }
+
     @Test func inspectFailsOnlyForUnreadableFiles() throws {
         let beehive = try Self.beehive()
         let build = try FixtureBuilder.build(FixtureHost.package, .debug, linker: .gold)

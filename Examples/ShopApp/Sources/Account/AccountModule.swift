@@ -9,7 +9,7 @@ public final class AccountModule: Module {
     public func setUp(_ context: ModuleContext) throws {
         try context.manager.addHandler(for: ShopEvents.orderPlaced, module: self) { context in
             guard let order = context.customParameter(as: Order.self) else { return }
-            let account = try Shop.hive.services.resolve(AccountService.self)
+            let account = try Hive.shared.services.resolve(AccountService.self)
             let points = order.total.cents / 100
             let balance = account.awardPoints(points, to: order.customer)
             Story.tell("Account", "\(context.event) orderPlaced: +\(points) points for \(order.customer), balance \(balance)")
@@ -30,14 +30,14 @@ public final class AccountModule: Module {
     }
 
     public func didReceiveUserSignal(_ context: ModuleContext) throws {
-        let account = try Shop.hive.services.resolve(AccountService.self)
+        let account = try Hive.shared.services.resolve(AccountService.self)
         Story.tell("Account", "\(context.event): signed in: \(account.currentUser ?? "nobody")")
     }
 
     public func willTerminate(_ context: ModuleContext) throws {
         let signal = context.customParameter(as: ProcessSignal.self).map { " after \($0)" } ?? ""
         Story.tell("Account", "willTerminate\(signal): signing everyone out")
-        try Shop.hive.services.resolve(AccountService.self).signOut()
+        try Hive.shared.services.resolve(AccountService.self).signOut()
     }
 
     public func tearDown(_ context: ModuleContext) throws {

@@ -7,7 +7,7 @@ public final class LoginPage: RouteHandler {
     public init() {}
 
     public func handle(_ parameters: RouteParameters) -> Bool {
-        guard let account = Shop.hive.services.createService(AccountService.self) else { return false }
+        guard let account = Hive.shared.services.createService(AccountService.self) else { return false }
         let user = parameters["user"] ?? "demo"
         account.signIn(user)
         Story.tell("Account", "route /login (C annotation): signed in as \(user)")
@@ -15,7 +15,7 @@ public final class LoginPage: RouteHandler {
             Story.tell("Account", "continuing to \(next)")
             // Routed, not opened: the modules' openURL hook already hears about the URL the app opened.
             do {
-                try Shop.hive.router.route(next)
+                try Hive.shared.router.route(next)
             } catch {
                 Story.tell("Account", "cannot open \(next): \(error)")
             }

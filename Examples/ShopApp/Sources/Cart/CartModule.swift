@@ -10,7 +10,7 @@ public final class CartModule: Module {
     public init() {}
 
     public func setUp(_ context: ModuleContext) throws {
-        let hive = Shop.hive
+        let hive = Hive.shared
         hive.services.register(CartService.self, scope: .singleton) { resolver, _ in
             CartStore(catalog: try resolver.resolve(CatalogService.self))
         }
@@ -21,7 +21,7 @@ public final class CartModule: Module {
             Self.checkOut()
         }
         try hive.router.addRoute("/cart") { _ in
-            guard let cart = Shop.hive.services.createService(CartService.self) else { return false }
+            guard let cart = Hive.shared.services.createService(CartService.self) else { return false }
             Story.tell("Cart", "route /cart (code): \(cart.lines.count) lines, total \(cart.total)")
             return true
         }
@@ -30,7 +30,7 @@ public final class CartModule: Module {
     }
 
     public func initialize(_ context: ModuleContext) throws {
-        let products = try Shop.hive.services.resolve(CatalogService.self).products.count
+        let products = try Hive.shared.services.resolve(CatalogService.self).products.count
         Story.tell("Cart", "init: ran after Catalog's async init (\(products) products to sell)")
     }
 
@@ -39,7 +39,7 @@ public final class CartModule: Module {
     }
 
     public func willTerminate(_ context: ModuleContext) throws {
-        let lines = try Shop.hive.services.resolve(CartService.self).lines.count
+        let lines = try Hive.shared.services.resolve(CartService.self).lines.count
         Story.tell("Cart", "willTerminate: \(lines) cart lines saved")
     }
 
@@ -49,7 +49,7 @@ public final class CartModule: Module {
 
     /// `shop://cart/add?item=ID[&quantity=N]`
     private static func add(_ parameters: RouteParameters) -> Bool {
-        guard let cart = Shop.hive.services.createService(CartService.self),
+        guard let cart = Hive.shared.services.createService(CartService.self),
             let id = parameters["item"].flatMap(Int.init)
         else { return false }
         let quantity = parameters["quantity"].flatMap(Int.init) ?? 1
@@ -63,7 +63,7 @@ public final class CartModule: Module {
 
     /// `shop://cart/checkout`: the login guard lets only signed-in shoppers through.
     private static func checkOut() -> Bool {
-        let services = Shop.hive.services
+        let services = Hive.shared.services
         guard let cart = services.createService(CartService.self),
             let customer = services.createService(AccountService.self)?.currentUser
         else { return false }
@@ -73,7 +73,7 @@ public final class CartModule: Module {
         }
         Story.tell("Cart", "route /cart/checkout (code): placed \(order); triggering orderPlaced (\(ShopEvents.orderPlaced))")
         do {
-            try Shop.hive.modules.trigger(ShopEvents.orderPlaced, customParameter: order)
+            try Hive.shared.modules.trigger(ShopEvents.orderPlaced, customParameter: order)
         } catch {
             Story.tell("Cart", "orderPlaced was not delivered: \(error)")
         }

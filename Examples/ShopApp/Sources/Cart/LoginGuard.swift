@@ -7,7 +7,7 @@ import ShopInterfaces
 struct LoginGuard: RouteInterceptor {
     func intercept(_ request: RouteRequest) -> InterceptorDecision {
         guard request.pathComponents == ["cart", "checkout"] else { return .proceed }
-        if Shop.hive.services.createService(AccountService.self)?.currentUser != nil { return .proceed }
+        if Hive.shared.services.createService(AccountService.self)?.currentUser != nil { return .proceed }
         let next = request.url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? request.url
         let login = "\(request.scheme ?? "shop")://login?next=\(next)"
         Story.tell("Cart", "login guard (interceptor): not signed in, redirecting \(request.url) -> \(login)")

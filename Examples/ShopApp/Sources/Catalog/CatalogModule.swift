@@ -12,7 +12,7 @@ public final class CatalogModule: Module {
     public func setUp(_ context: ModuleContext) throws {
         let store = self.store
         // A singleton registered in code: every lookup gets this module's store.
-        Shop.hive.services.register(CatalogService.self, scope: .singleton) { _, _ in store }
+        Hive.shared.services.register(CatalogService.self, scope: .singleton) { _, _ in store }
         Story.tell("Catalog", "setUp: normal level, priority 50, async init (configuration file); registers CatalogService")
     }
 

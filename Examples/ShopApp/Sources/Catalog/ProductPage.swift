@@ -7,7 +7,7 @@ public final class ProductPage: RouteHandler {
     public init() {}
 
     public func handle(_ parameters: RouteParameters) -> Bool {
-        let services = Shop.hive.services
+        let services = Hive.shared.services
         guard let id = parameters["id"].flatMap(Int.init),
             let product = services.createService(CatalogService.self)?.product(id: id)
         else { return false }

@@ -7,14 +7,14 @@ public final class HomeModule: Module {
     public init() {}
 
     public func setUp(_ context: ModuleContext) throws {
-        try Shop.hive.router.addRoute("/home") { _ in
+        try Hive.shared.router.addRoute("/home") { _ in
             Story.tell("Home", "route /home (code): \(Self.summary())")
             return true
         }
         try context.manager.addHandler(for: ShopEvents.orderPlaced, module: self) { context in
             guard let order = context.customParameter(as: Order.self) else { return }
             let bought = Set(order.lines.map(\.product.id))
-            let next = Shop.hive.services.createService(CatalogService.self)?.products.first { !bought.contains($0.id) }
+            let next = Hive.shared.services.createService(CatalogService.self)?.products.first { !bought.contains($0.id) }
             Story.tell("Home", "\(context.event) orderPlaced: thanks \(order.customer); next time try \(next?.name ?? "nothing")")
         }
         Story.tell("Home", "setUp: normal level, priority 0 (code); registers route /home, handles orderPlaced")
@@ -42,7 +42,7 @@ public final class HomeModule: Module {
     }
 
     private static func summary() -> String {
-        let services = Shop.hive.services
+        let services = Hive.shared.services
         let products = services.createService(CatalogService.self)?.products.count ?? 0
         let cart = services.createService(CartService.self)?.lines.reduce(0) { $0 + $1.quantity } ?? 0
         let user = services.createService(AccountService.self)?.currentUser ?? "guest"

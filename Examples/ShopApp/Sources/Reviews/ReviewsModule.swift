@@ -17,7 +17,7 @@ public final class ReviewsModule: Module {
     }
 
     public func initialize(_ context: ModuleContext) throws {
-        let products = try Shop.hive.services.resolve(CatalogService.self).products.count
+        let products = try Hive.shared.services.resolve(CatalogService.self).products.count
         Story.tell("Reviews", "init: reviews for \(products) products, using the app's CatalogService")
     }
 

@@ -7,7 +7,7 @@ public final class ReviewsPage: RouteHandler {
     public init() {}
 
     public func handle(_ parameters: RouteParameters) -> Bool {
-        let services = Shop.hive.services
+        let services = Hive.shared.services
         guard let id = parameters["id"].flatMap(Int.init),
             let product = services.createService(CatalogService.self)?.product(id: id),
             let board = services.createService(ReviewService.self)

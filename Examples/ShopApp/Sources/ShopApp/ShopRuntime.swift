@@ -13,18 +13,22 @@ struct ShopRuntime {
     let options: DemoOptions
     let logger: Logger
 
-    /// Makes the hive with the app's loggers and the time profiler on, and installs it for the modules.
-    init(options: DemoOptions) {
+    /// Makes the app's hive with the app's loggers and the time profiler on, as `Hive.shared`: modules, route
+    /// handlers and the plugin reach it there (the plugin links the same BeeHive library, so it sees the same
+    /// hive).
+    init(options: DemoOptions) throws {
         self.options = options
         logger = Logger(label: "shop")
-        let modules = ModuleManager(
-            configuration: .init(watchdogThreshold: .seconds(1), isProfilingEnabled: true),
-            logger: Logger(label: "beehive.modules"))
-        hive = Hive(
-            modules: modules, services: ServiceManager(logger: Logger(label: "beehive.services")),
-            router: Router(logger: Logger(label: "beehive.router")), logger: Logger(label: "beehive"))
+        try Hive.bootstrap {
+            Hive(
+                modules: ModuleManager(
+                    configuration: .init(watchdogThreshold: .seconds(1), isProfilingEnabled: true),
+                    logger: Logger(label: "beehive.modules")),
+                services: ServiceManager(logger: Logger(label: "beehive.services")),
+                router: Router(logger: Logger(label: "beehive.router")), logger: Logger(label: "beehive"))
+        }
+        hive = Hive.shared
         host = HiveHost(hive: hive, logger: Logger(label: "beehive.host"))
-        Shop.install(hive)
     }
 
     /// Registers the modules every way: in code, from the configuration file, and by annotation (what

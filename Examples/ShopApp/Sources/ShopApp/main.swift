@@ -22,7 +22,13 @@ LoggingSystem.bootstrap { label in
     return handler
 }
 
-let runtime = ShopRuntime(options: options)
+let runtime: ShopRuntime
+do {
+    runtime = try ShopRuntime(options: options)
+} catch {
+    FileHandle.standardError.write(Data("ShopApp: \(error)\n".utf8))
+    exit(EXIT_FAILURE)
+}
 do {
     switch options.mode {
     case .tour: try await runtime.tour()

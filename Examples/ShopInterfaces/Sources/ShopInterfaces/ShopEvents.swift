@@ -4,5 +4,5 @@ import BeeHive
 public enum ShopEvents {
     /// An order was placed; the custom parameter is the `Order`. Cart triggers it; Account, Home and the
     /// Reviews plugin handle it.
-    public static let orderPlaced = try! CustomEvent(1001)  // 1001 is a valid custom event value
+    public static let orderPlaced = CustomEvent(offset: 1)
 }

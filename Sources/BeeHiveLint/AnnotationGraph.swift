@@ -1,0 +1,199 @@
+import BeeHiveRegistry
+
+/// What a set of binaries declares, as a graph: modules in launch order, services to their implementations,
+/// routes to their handlers and mediator targets to their types. Written as Graphviz DOT or as Mermaid.
+///
+/// Read offline from the records; the order of modules is `ModuleOrder`'s rule without dependencies (which
+/// records do not carry): level (basic first), then priority (higher first), then name.
+public struct AnnotationGraph: Sendable, Hashable {
+    public struct Module: Sendable, Hashable {
+        public let typeName: String
+        public let level: ModuleLevel
+        public let priority: Int
+        public let isAsync: Bool
+    }
+
+    public struct Service: Sendable, Hashable {
+        public let protocolName: String
+        public let name: String?
+        public let implementation: String
+        public let scope: ServiceScope
+    }
+
+    public struct Route: Sendable, Hashable {
+        public let scheme: String?
+        public let pattern: String
+        public let priority: Int
+        public let handler: String
+    }
+
+    public struct Target: Sendable, Hashable {
+        public let name: String
+        public let typeName: String
+    }
+
+    /// In launch order.
+    public let modules: [Module]
+    /// By protocol, then name.
+    public let services: [Service]
+    /// By scheme, then pattern.
+    public let routes: [Route]
+    /// By name.
+    public let targets: [Target]
+
+    public init(records: [AnnotationRecord]) {
+        var modules: [Module] = [], services: [Service] = [], routes: [Route] = [], targets: [Target] = []
+        for record in records {
+            switch record.payload {
+            case .module(let module):
+                modules.append(Module(typeName: module.typeName, level: module.level, priority: module.priority, isAsync: module.isAsync))
+            case .service(let service):
+                services.append(
+                    Service(protocolName: service.protocolName, name: service.name, implementation: service.typeName, scope: service.scope))
+            case .route(let route):
+                routes.append(Route(scheme: route.scheme, pattern: route.pattern, priority: route.priority, handler: route.typeName))
+            case .target(let target):
+                targets.append(Target(name: target.name, typeName: target.typeName))
+            }
+        }
+        self.modules = Array(Set(modules)).sorted { a, b in
+            (a.level == .basic ? 0 : 1, -a.priority, a.typeName) < (b.level == .basic ? 0 : 1, -b.priority, b.typeName)
+        }
+        self.services = Array(Set(services)).sorted {
+            ($0.protocolName, $0.name ?? "", $0.implementation) < ($1.protocolName, $1.name ?? "", $1.implementation)
+        }
+        self.routes = Array(Set(routes)).sorted { ($0.scheme ?? "", $0.pattern, $0.handler) < ($1.scheme ?? "", $1.pattern, $1.handler) }
+        self.targets = Array(Set(targets)).sorted { ($0.name, $0.typeName) < ($1.name, $1.typeName) }
+    }
+
+    /// Reads the files offline; records that do not parse are left out (inspect and lint report them).
+    public init(files: [String]) {
+        self.init(records: files.flatMap { SectionReader.readFile(atPath: $0).records })
+    }
+
+    // MARK: Labels shared by both formats
+
+    private func moduleLabel(_ module: Module, at index: Int) -> [String] {
+        ["\(index + 1). \(module.typeName)", "\(module.level.rawValue), priority \(module.priority)\(module.isAsync ? ", async" : "")"]
+    }
+
+    private func serviceLabel(_ service: Service) -> [String] {
+        [service.protocolName] + (service.name.map { ["name: \($0)"] } ?? [])
+    }
+
+    private func routeLabel(_ route: Route) -> [String] {
+        [(route.scheme.map { "\($0)://" } ?? "") + route.pattern] + (route.priority != 0 ? ["priority \(route.priority)"] : [])
+    }
+
+    /// Node identifiers for the types on the right-hand side of services, routes and targets: one node per type,
+    /// so a type that implements a service and handles a route shows once.
+    private var typeNodes: [(name: String, id: String)] {
+        var seen: [String] = []
+        for name in services.map(\.implementation) + routes.map(\.handler) + targets.map(\.typeName) where !seen.contains(name) {
+            seen.append(name)
+        }
+        return seen.enumerated().map { ($1, "t\($0)") }
+    }
+
+    // MARK: Graphviz
+
+    /// The graph in Graphviz's DOT language: `dot -Tsvg` draws it.
+    public var dot: String {
+        let types = Dictionary(uniqueKeysWithValues: typeNodes.map { ($0.name, $0.id) })
+        var lines = [
+            "digraph BeeHive {", "  rankdir=LR;", "  graph [fontname=\"Helvetica\"];", "  node [shape=box, style=rounded, fontname=\"Helvetica\"];",
+            "  edge [fontname=\"Helvetica\", fontsize=10];",
+        ]
+        if !modules.isEmpty {
+            lines.append("  subgraph cluster_modules {")
+            lines.append("    label=\"Modules (launch order)\";")
+            for (index, module) in modules.enumerated() {
+                lines.append("    m\(index) [label=\(Self.dotString(moduleLabel(module, at: index)))];")
+            }
+            for index in modules.indices.dropLast() {
+                lines.append("    m\(index) -> m\(index + 1) [style=dashed, arrowhead=open];")
+            }
+            lines.append("  }")
+        }
+        func cluster(_ name: String, _ label: String, _ nodes: [(id: String, label: [String], shape: String)]) {
+            guard !nodes.isEmpty else { return }
+            lines.append("  subgraph cluster_\(name) {")
+            lines.append("    label=\(Self.dotString([label]));")
+            for node in nodes { lines.append("    \(node.id) [label=\(Self.dotString(node.label)), shape=\(node.shape)];") }
+            lines.append("  }")
+        }
+        cluster("services", "Services", services.enumerated().map { ("s\($0)", serviceLabel($1), "ellipse") })
+        cluster("routes", "Routes", routes.enumerated().map { ("r\($0)", routeLabel($1), "note") })
+        cluster("targets", "Mediator targets", targets.enumerated().map { ("g\($0)", [$1.name], "cds") })
+        for (name, id) in typeNodes { lines.append("  \(id) [label=\(Self.dotString([name]))];") }
+        for (index, service) in services.enumerated() {
+            lines.append("  s\(index) -> \(types[service.implementation]!) [label=\(Self.dotString([service.scope.rawValue]))];")
+        }
+        for (index, route) in routes.enumerated() { lines.append("  r\(index) -> \(types[route.handler]!);") }
+        for (index, target) in targets.enumerated() { lines.append("  g\(index) -> \(types[target.typeName]!);") }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A DOT string of lines: quotes and backslashes escaped, lines joined with `\n`.
+    private static func dotString(_ lines: [String]) -> String {
+        let escaped = lines.map { line in
+            line.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "\n", with: " ")
+        }
+        return "\"" + escaped.joined(separator: "\\n") + "\""
+    }
+
+    // MARK: Mermaid
+
+    /// The graph as a Mermaid flowchart.
+    public var mermaid: String {
+        let types = Dictionary(uniqueKeysWithValues: typeNodes.map { ($0.name, $0.id) })
+        var lines = ["flowchart LR"]
+        if !modules.isEmpty {
+            lines.append("  subgraph modules[\"Modules (launch order)\"]")
+            lines.append("    direction TB")
+            for (index, module) in modules.enumerated() {
+                lines.append("    m\(index)[\(Self.mermaidString(moduleLabel(module, at: index)))]")
+            }
+            for index in modules.indices.dropLast() { lines.append("    m\(index) -.-> m\(index + 1)") }
+            lines.append("  end")
+        }
+        func cluster(_ name: String, _ label: String, _ nodes: [(id: String, text: String)]) {
+            guard !nodes.isEmpty else { return }
+            lines.append("  subgraph \(name)[\(Self.mermaidString([label]))]")
+            for node in nodes { lines.append("    \(node.id)\(node.text)") }
+            lines.append("  end")
+        }
+        cluster("services", "Services", services.enumerated().map { ("s\($0)", "([\(Self.mermaidString(serviceLabel($1)))])") })
+        cluster("routes", "Routes", routes.enumerated().map { ("r\($0)", "[/\(Self.mermaidString(routeLabel($1)))/]") })
+        cluster("targets", "Mediator targets", targets.enumerated().map { ("g\($0)", "{{\(Self.mermaidString([$1.name]))}}") })
+        for (name, id) in typeNodes { lines.append("  \(id)[\(Self.mermaidString([name]))]") }
+        for (index, service) in services.enumerated() {
+            lines.append("  s\(index) -->|\(service.scope.rawValue)| \(types[service.implementation]!)")
+        }
+        for (index, route) in routes.enumerated() { lines.append("  r\(index) --> \(types[route.handler]!)") }
+        for (index, target) in targets.enumerated() { lines.append("  g\(index) --> \(types[target.typeName]!)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A quoted Mermaid label: quotes and characters Mermaid reads as markup replaced by entity codes, lines
+    /// joined with `<br/>`.
+    private static func mermaidString(_ lines: [String]) -> String {
+        let escaped = lines.map { line in
+            var text = ""
+            for character in line {
+                switch character {
+                case "\"": text += "#quot;"
+                case "<": text += "#lt;"
+                case ">": text += "#gt;"
+                case "#": text += "#35;"
+                case "\n": text += " "
+                default: text.append(character)
+                }
+            }
+            return text
+        }
+        return "\"" + escaped.joined(separator: "<br/>") + "\""
+    }
+}

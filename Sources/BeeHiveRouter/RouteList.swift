@@ -1,0 +1,90 @@
+/// The routes that end at one trie node, best rank first, with insertion and removal that never shift the whole
+/// list.
+///
+/// Routes are grouped by priority, highest first. Within a priority, ranks grow with registration, so a new
+/// route is appended; a removed one is found by binary search on its order and left as a hole, and the holes are
+/// squeezed out once they are half of the group. Ten thousand routes of one pattern come and go in linear time.
+struct RouteList: Sendable {
+    private struct Group: Sendable {
+        let priority: Int
+        /// Ascending; holes keep their order so the binary search still works.
+        var orders: [UInt64] = []
+        var entries: [RouteEntry?] = []
+        /// The index of the first route that is not a hole.
+        var head = 0
+        var liveCount = 0
+
+        init(priority: Int) { self.priority = priority }
+
+        mutating func remove(order: UInt64) -> Bool {
+            var low = head
+            var high = orders.count
+            while low < high {
+                let middle = (low + high) / 2
+                if orders[middle] < order { low = middle + 1 } else { high = middle }
+            }
+            guard low < orders.count, orders[low] == order, entries[low] != nil else { return false }
+            entries[low] = nil
+            liveCount -= 1
+            while head < entries.count && entries[head] == nil { head += 1 }
+            if liveCount > 0 && liveCount * 2 < entries.count && entries.count > 16 { compact() }
+            return true
+        }
+
+        private mutating func compact() {
+            var keptOrders: [UInt64] = []
+            var kept: [RouteEntry?] = []
+            keptOrders.reserveCapacity(liveCount)
+            kept.reserveCapacity(liveCount)
+            for (order, entry) in zip(orders, entries) where entry != nil {
+                keptOrders.append(order)
+                kept.append(entry)
+            }
+            orders = keptOrders
+            entries = kept
+            head = 0
+        }
+    }
+
+    /// Highest priority first.
+    private var groups: [Group] = []
+
+    var isEmpty: Bool { groups.isEmpty }
+
+    /// The best ranked route.
+    var first: RouteEntry? {
+        guard let group = groups.first else { return nil }
+        return group.entries[group.head]
+    }
+
+    /// Adds a route ranked after every route of its priority already here (ranks grow with registration).
+    mutating func append(_ entry: RouteEntry) {
+        let priority = entry.rank.priority
+        var index = 0
+        while index < groups.count && groups[index].priority > priority { index += 1 }
+        if index == groups.count || groups[index].priority != priority {
+            groups.insert(Group(priority: priority), at: index)
+        }
+        groups[index].orders.append(entry.rank.order)
+        groups[index].entries.append(entry)
+        groups[index].liveCount += 1
+    }
+
+    /// Removes the route of this rank; returns false when it is not here.
+    @discardableResult
+    mutating func remove(_ rank: RouteRank) -> Bool {
+        guard let index = groups.firstIndex(where: { $0.priority == rank.priority }) else { return false }
+        guard groups[index].remove(order: rank.order) else { return false }
+        if groups[index].liveCount == 0 { groups.remove(at: index) }
+        return true
+    }
+
+    /// Calls `body` with every route, best ranked first.
+    func forEach(_ body: (RouteEntry) -> Void) {
+        for group in groups {
+            for index in group.head..<group.entries.count {
+                if let entry = group.entries[index] { body(entry) }
+            }
+        }
+    }
+}

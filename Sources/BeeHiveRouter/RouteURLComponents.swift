@@ -1,0 +1,62 @@
+extension RouteURL {
+    /// The components of a URL: the first eight stored inline, more in an array, so that reading a typical URL
+    /// allocates nothing.
+    struct Components: RandomAccessCollection {
+        static let inlineCapacity = 8
+        private typealias Inline = (Component, Component, Component, Component, Component, Component, Component, Component)
+
+        private var inline: Inline
+        /// Every component once there are more than `inlineCapacity`; empty before.
+        private var spilled: [Component] = []
+        private(set) var count = 0
+
+        init() {
+            let empty = Component(start: 0, end: 0, isFragmentMarker: false, hasEscape: false, hasPlus: false)
+            inline = (empty, empty, empty, empty, empty, empty, empty, empty)
+        }
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { count }
+
+        subscript(position: Int) -> Component {
+            precondition(position >= 0 && position < count, "component index out of range")
+            if !spilled.isEmpty { return spilled[position] }
+            return withUnsafeBytes(of: inline) { $0.load(fromByteOffset: position * MemoryLayout<Component>.stride, as: Component.self) }
+        }
+
+        mutating func append(_ component: Component) {
+            if count < Self.inlineCapacity {
+                withUnsafeMutableBytes(of: &inline) {
+                    $0.storeBytes(of: component, toByteOffset: count * MemoryLayout<Component>.stride, as: Component.self)
+                }
+            } else {
+                if spilled.isEmpty {
+                    var all: [Component] = []
+                    all.reserveCapacity(2 * Self.inlineCapacity)
+                    withUnsafeBufferPointer { all.append(contentsOf: $0) }
+                    spilled = all
+                }
+                spilled.append(component)
+            }
+            count += 1
+        }
+
+        mutating func replaceLast(with component: Component) {
+            precondition(count > 0, "no component to replace")
+            if !spilled.isEmpty {
+                spilled[count - 1] = component
+            } else {
+                withUnsafeMutableBytes(of: &inline) {
+                    $0.storeBytes(of: component, toByteOffset: (count - 1) * MemoryLayout<Component>.stride, as: Component.self)
+                }
+            }
+        }
+
+        func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Component>) -> Result) -> Result {
+            if !spilled.isEmpty { return spilled.withUnsafeBufferPointer(body) }
+            return withUnsafeBytes(of: inline) { raw in
+                body(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: Component.self), count: count))
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import BeeHiveRouter
+import Synchronization
+import Testing
+
+/// Declining handlers and removals at scale: every route tried once, in order; removals leave the others intact.
+/// (Their cost is measured by RoutingBenchmarks' Decline and Removal benchmarks.)
+@Suite struct DecliningAndRemovalTests {
+    /// 4,096 distinct patterns that all fit one URL: each of 12 components is a literal or a variable.
+    static func overlappingPatterns() -> [String] {
+        (0..<4_096).map { mask in
+            "/" + (0..<12).map { bit in mask & (1 << bit) == 0 ? "c\(bit)" : ":v\(bit)" }.joined(separator: "/")
+        }
+    }
+
+    static let overlappingURL = "/" + (0..<12).map { "c\($0)" }.joined(separator: "/")
+
+    @Test func everyOverlappingRouteIsTriedOnceInPriorityThenRegistrationOrder() throws {
+        let router = Router()
+        let tried = Mutex<[Int]>([])
+        let patterns = Self.overlappingPatterns()
+        for (index, pattern) in patterns.enumerated() {
+            // Three priorities, interleaved, so the order differs from registration order.
+            try router.addRoute(pattern, priority: index % 3) { _ in
+                tried.withLock { $0.append(index) }
+                return false
+            }
+        }
+        let result = try router.route(Self.overlappingURL)
+        #expect(!result.isHandled)
+        let expected = (0..<patterns.count).sorted { ($0 % 3, $1) > ($1 % 3, $0) }
+        #expect(tried.withLock { $0 } == expected)
+    }
+
+    @Test func theLastOfManyDecliningRoutesHandlesWithItsOwnVariables() throws {
+        let router = Router()
+        for pattern in Self.overlappingPatterns().dropLast() {
+            try router.addRoute(pattern) { _ in false }
+        }
+        let last = Self.overlappingPatterns().last!
+        try router.addRoute(last)
+        let match = try router.route(Self.overlappingURL + "?q=1").match
+        #expect(match?.route.pattern.text == last)
+        #expect(match?.parameters["v0"] == "c0")
+        #expect(match?.parameters["v11"] == "c11")
+        #expect(match?.parameters["q"] == "1")
+    }
+
+    @Test func decliningWildcardAndFragmentRoutesFallThroughInOrder() throws {
+        let router = Router()
+        let tried = Mutex<[String]>([])
+        for pattern in ["/a/*", "/a/:x#/f", "/:y/b#/:z", "/a/b#/*", "/*"] {
+            try router.addRoute(pattern) { parameters in
+                tried.withLock { $0.append(parameters.pattern! + " " + parameters.description) }
+                return false
+            }
+        }
+        try router.route("/a/b#/f")
+        #expect(tried.withLock { $0.map { String($0.prefix { $0 != " " }) } } == ["/a/*", "/a/:x#/f", "/:y/b#/:z", "/a/b#/*", "/*"])
+        #expect(tried.withLock { $0[2] }.contains("z: \"f\""))
+    }
+
+    @Test(arguments: [false, true])
+    func tenThousandRoutesOfOnePatternAreRemovedOneByOne(byPattern: Bool) throws {
+        let router = Router()
+        let ids = try (0..<10_000).map { index in
+            try router.addRoute("/same/:id", priority: index % 2) { $0["id"] == "\(index)" }
+        }
+        try router.addRoute("/same/:id", priority: -1) { _ in true }
+        if byPattern {
+            #expect(router.removeRoutes(withPattern: "/same/:id") == 10_001)
+            #expect(router.routes().isEmpty)
+            #expect(router.match("/same/1") == nil)
+            return
+        }
+        // Remove from both ends and the middle, checking the next route in line each time.
+        var remaining = Array(ids.enumerated())
+        var generator = SystemRandomNumberGenerator()
+        while remaining.count > 1 {
+            let position = Int.random(in: 0..<remaining.count, using: &generator)
+            #expect(router.removeRoute(remaining[position].element))
+            remaining.remove(at: position)
+            if remaining.count % 997 == 0 {
+                let best = remaining.filter { $0.offset % 2 == 1 }.first ?? remaining.first!
+                #expect(router.match("/same/x")?.route.id == best.element)
+                #expect(try router.route("/same/\(best.offset)").match?.route.id == best.element)
+            }
+        }
+        #expect(router.removeRoute(remaining[0].element))
+        #expect(!router.removeRoute(remaining[0].element))
+        #expect(router.routes().count == 1)
+        #expect(router.match("/same/x")?.route.priority == -1)
+    }
+}
