@@ -31,13 +31,24 @@ struct IndexCommand: ParsableCommand {
     @Flag(help: "Accept folders and files that other users can write or own.")
     var trustEverything = false
 
+    @Flag(help: "Print how long indexing each folder took, on standard error.")
+    var timing = false
+
     func run() throws {
         let cache = noCache ? nil : cacheDir.map(PluginIndexCache.init(directory:)) ?? .standard()
         let trust: PluginTrustPolicy = trustEverything ? .trustEverything : .strict
         var reports: [FolderReport] = []
         for folder in folders {
             do {
-                reports.append(FolderReport(try PluginIndex.build(folder: folder, cache: cache, trust: trust)))
+                let start = ContinuousClock.now
+                let index = try PluginIndex.build(folder: folder, cache: cache, trust: trust)
+                let elapsed = ContinuousClock.now - start
+                if timing {
+                    let fromCache = index.plugins.filter(\.isFromCache).count
+                    FileHandle.standardError.write(
+                        Data("\(folder): indexed \(index.plugins.count) plugins (\(fromCache) from the cache) in \(elapsed)\n".utf8))
+                }
+                reports.append(FolderReport(index))
             } catch {
                 reports.append(FolderReport(folder: folder, error: error))
             }

@@ -121,7 +121,7 @@ public struct PluginIndexCache: Sendable, Hashable {
 
     /// Creates the cache folder (and missing parents) readable by this user only.
     private func makeDirectory() -> String? {
-        var prefix = ""
+        var prefix = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/") {
             prefix += "/" + component
             if mkdir(prefix, 0o700) != 0, errno != EEXIST { return "cannot create \(prefix): \(String(cString: strerror(errno)))" }
