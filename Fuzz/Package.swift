@@ -35,6 +35,11 @@ let package = Package(
             name: "ConfigFileFuzzer",
             dependencies: ["FuzzerDriver", .product(name: "BeeHive", package: beehive)]
         ),
+        // The plugin index cache's reader, fed through PluginIndex.build as a host would (scripts/fuzz).
+        .executableTarget(
+            name: "PluginIndexCacheFuzzer",
+            dependencies: ["FuzzerDriver", .product(name: "BeeHive", package: beehive)]
+        ),
         .executableTarget(
             name: "ReadObjectFiles",
             dependencies: [.product(name: "BeeHive", package: beehive)]

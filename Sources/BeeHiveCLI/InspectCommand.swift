@@ -17,14 +17,14 @@ struct InspectCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Executables, shared libraries or object files to read.")
+    @Argument(help: "Executables, shared libraries or object files to read, or plugin folders (their shared objects).")
     var files: [String]
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
     func run() throws {
-        let report = InspectionReport(files: files)
+        let report = InspectionReport(files: files.flatMap(Self.pluginFiles(in:)))
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]

@@ -1,0 +1,62 @@
+import BeeHiveRegistry
+import FuzzerDriver
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An empty plugin folder and a cache folder of our own (mode 0700, so the trust policy accepts them).
+let root: String = {
+    var template = Array("/tmp/beehive-cache-fuzz-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { fatalError("cannot create a temporary folder") }
+    let root = String(cString: made)
+    mkdir(root + "/plugins", 0o700)
+    mkdir(root + "/cache", 0o700)
+    return root
+}()
+let cache = PluginIndexCache(directory: root + "/cache")
+let folder: String = {
+    guard let resolved = realpath(root + "/plugins", nil) else { fatalError("cannot resolve \(root)/plugins") }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}()
+
+exit(beehive_fuzzer_main(CommandLine.argc, CommandLine.unsafeArgv, testOneInput))
+
+/// One fuzz input: the content of the folder's cache file, with `@FOLDER@` standing for the folder's path (the
+/// seeds use it, so that inputs get past the folder check). The index must not crash, must hold no plugin (the
+/// folder is empty, whatever the cache says), must explain any cache it rejects, and must leave a cache that a
+/// second index reads without complaint.
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let file = cache.file(forFolder: folder)
+    let input = Array(UnsafeBufferPointer(start: size > 0 ? data : nil, count: size))
+    var bytes: [UInt8] = []
+    var index = 0
+    let placeholder = Array("@FOLDER@".utf8)
+    while index < input.count {
+        if input[index...].starts(with: placeholder) {
+            bytes += folder.utf8
+            index += placeholder.count
+        } else {
+            bytes.append(input[index])
+            index += 1
+        }
+    }
+    let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    require(descriptor >= 0, "cannot write \(file)")
+    require(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count, "short write to \(file)")
+    close(descriptor)
+    do {
+        let first = try PluginIndex.build(folder: folder, cache: cache)
+        require(first.plugins.isEmpty, "the cache put a plugin the folder does not hold into the index: \(first.plugins)")
+        require(first.cacheDiagnostics.allSatisfy { !$0.description.isEmpty }, "cache diagnostic without a description")
+        let second = try PluginIndex.build(folder: folder, cache: cache)
+        require(second.plugins.isEmpty && second.cacheDiagnostics.isEmpty, "the rewritten cache is not clean: \(second.cacheDiagnostics)")
+    } catch {
+        require(false, "indexing an empty trusted folder failed: \(error)")
+    }
+    return 0
+}
+
+private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError("plugin index cache invariant broken: \(message())") }
+}

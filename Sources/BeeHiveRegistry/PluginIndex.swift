@@ -1,0 +1,165 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every plugin of a folder and what each declares, known without loading any of them.
+///
+/// Each shared object of the folder (a name ending in `.so` or holding `.so.`) is read with the offline ELF
+/// reader: no `dlopen`, none of its code runs. With a cache, a later index reads one small file and stats the
+/// plugins instead of opening them. Files that are not ELF, are cut short or carry bad records are reported
+/// in `problems` with their path and left out (or, for bad records, indexed without them).
+public struct PluginIndex: Sendable {
+    /// The folder, as an absolute path with symbolic links resolved.
+    public let folder: String
+    /// The plugins, ordered by file name.
+    public let plugins: [IndexedPlugin]
+    /// What was wrong with files of the folder: unreadable or damaged files (left out) and bad records.
+    public let problems: [RegistryDiagnostic]
+    /// Plugin files refused by the trust policy; they are left out.
+    public let refused: [PluginAccessError]
+    /// What was wrong with the cache (it was rebuilt, or not written).
+    public let cacheDiagnostics: [PluginCacheDiagnostic]
+
+    /// Indexes `folder`, reading from and refreshing `cache` when there is one.
+    ///
+    /// - Throws: `PluginAccessError` when the folder cannot be read or the trust policy refuses it.
+    public static func build(
+        folder: String, cache: PluginIndexCache? = .standard(), trust: PluginTrustPolicy = .strict
+    ) throws(PluginAccessError) -> PluginIndex {
+        try build(folder: folder, cache: cache, trust: trust, reader: SectionReader.readFile(atPath:))
+    }
+
+    /// `reader` reads a plugin file offline; tests pass one that counts the files read.
+    package static func build(
+        folder given: String, cache: PluginIndexCache?, trust: PluginTrustPolicy,
+        reader: (String) -> ObjectAnnotations
+    ) throws(PluginAccessError) -> PluginIndex {
+        guard let resolved = realpath(given, nil) else {
+            throw PluginAccessError(path: given, role: .folder, reason: .unreadable(String(cString: strerror(errno))))
+        }
+        let folder = String(cString: resolved)
+        free(resolved)
+        guard let directory = opendir(folder) else {
+            let code = errno
+            throw PluginAccessError(
+                path: folder, role: .folder, reason: code == ENOTDIR ? .notAFolder : .unreadable(String(cString: strerror(code))))
+        }
+        defer { closedir(directory) }
+        var status = stat()
+        guard fstat(dirfd(directory), &status) == 0 else {
+            throw PluginAccessError(path: folder, role: .folder, reason: .unreadable(String(cString: strerror(errno))))
+        }
+        if let refusal = trust.refusal(of: folder, .folder, status: status) { throw refusal }
+
+        let (cached, readDiagnostics) = cache?.read(folder: folder, trust: trust) ?? ([:], [])
+        var cacheDiagnostics = readDiagnostics
+        var plugins: [IndexedPlugin] = []
+        var problems: [RegistryDiagnostic] = []
+        var refused: [PluginAccessError] = []
+        var cacheIsCurrent = cacheDiagnostics.isEmpty
+        var seenNames = Set<String>()
+        for name in pluginFileNames(in: directory) {
+            let path = folder + "/" + name
+            seenNames.insert(name)
+            var before = stat()
+            guard fstatat(dirfd(directory), name, &before, 0) == 0 else {
+                problems.append(RegistryDiagnostic(.unreadableObject(reason: String(cString: strerror(errno))), objectPath: path))
+                continue
+            }
+            guard before.st_mode & S_IFMT == S_IFREG else {
+                // The reader names what it is without blocking on it (a FIFO, a folder...).
+                problems += reader(path).diagnostics
+                continue
+            }
+            if let refusal = trust.refusal(of: path, .plugin, status: before) {
+                refused.append(refusal)
+                continue
+            }
+            let stamp = PluginFileStamp(before)
+            if let entry = cached[name], entry.stamp == stamp, let records = records(of: entry, path: path) {
+                plugins.append(
+                    IndexedPlugin(
+                        path: path, fileName: name, stamp: stamp, buildID: entry.buildID, isAnnotated: entry.isAnnotated,
+                        records: records, isFromCache: true))
+                continue
+            }
+            cacheIsCurrent = false
+            let read = reader(path)
+            if read.diagnostics.contains(where: \.isUnreadableFile) {
+                problems += read.diagnostics
+                continue
+            }
+            problems += read.diagnostics
+            var after = stat()
+            // A file changed while it was read is indexed but not cached: its stamp may not match its records.
+            let steady = stat(path, &after) == 0 && PluginFileStamp(after) == stamp && read.diagnostics.isEmpty
+            plugins.append(
+                IndexedPlugin(
+                    path: path, fileName: name, stamp: steady ? stamp : PluginFileStamp.unsteady, buildID: read.object.buildID,
+                    isAnnotated: read.isAnnotated, records: read.records, isFromCache: false))
+        }
+        if cached.keys.contains(where: { !seenNames.contains($0) }) { cacheIsCurrent = false }
+        if let cache, !cacheIsCurrent {
+            let cacheable = plugins.filter { $0.stamp != PluginFileStamp.unsteady }
+            if let problem = cache.write(cacheable, folder: folder, trust: trust) { cacheDiagnostics.append(problem) }
+        }
+        return PluginIndex(folder: folder, plugins: plugins, problems: problems, refused: refused, cacheDiagnostics: cacheDiagnostics)
+    }
+
+    /// Records declared by more than one plugin, or by a plugin and one of `linked` (the host's own records).
+    public func conflicts(with linked: [AnnotationRecord] = []) -> [PluginConflict] {
+        var paths: [RecordIdentity: [String]] = [:]
+        for record in plugins.flatMap(\.records) + linked {
+            let path = record.origin.objectPath
+            if paths[record.identity]?.contains(path) != true { paths[record.identity, default: []].append(path) }
+        }
+        return paths.filter { $0.value.count > 1 }.map { PluginConflict(identity: $0.key, paths: $0.value) }
+            .sorted { $0.identity < $1.identity }
+    }
+
+    /// The plugin declaring `identity`, if any.
+    public func plugin(declaring identity: RecordIdentity) -> IndexedPlugin? {
+        plugins.first { $0.records.contains { $0.identity == identity } }
+    }
+
+    /// Names of the folder's shared objects, sorted; names that are not valid UTF-8 are skipped.
+    private static func pluginFileNames(in directory: OpaquePointer) -> [String] {
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(validatingCString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            guard let name, name != ".", name != "..", name.hasSuffix(".so") || name.contains(".so.") else { continue }
+            names.append(name)
+        }
+        return names.sorted()
+    }
+
+    /// The cached records of a plugin, parsed again as strictly as from its file; nil if any fails.
+    private static func records(of entry: CachedPlugin, path: String) -> [AnnotationRecord]? {
+        var records: [AnnotationRecord] = []
+        records.reserveCapacity(entry.records.count)
+        for cached in entry.records {
+            guard case .success(let record) = RecordParser.parse(
+                bytes: cached.text, origin: RecordOrigin(objectPath: path, section: cached.section, offset: cached.offset))
+            else { return nil }
+            records.append(record)
+        }
+        return records
+    }
+}
+
+extension PluginFileStamp {
+    /// Marks a plugin whose file changed while it was read; it is never written to the cache.
+    static let unsteady = PluginFileStamp(size: -1, modified: .init(seconds: 0, nanoseconds: 0), changed: .init(seconds: 0, nanoseconds: 0), inode: 0, device: 0)
+}
+
+extension RegistryDiagnostic {
+    /// Whether the whole file could not be read (as opposed to a bad record in it).
+    package var isUnreadableFile: Bool {
+        switch kind {
+        case .unreadableObject, .notELF, .notRegularFile, .malformedObject, .sectionHeadersMissing: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import BeeHiveRegistry
+import Foundation
+import Glibc
+import Testing
+
+/// The index cache: a warm start opens no plugin, changes are noticed, and a bad cache is never trusted.
+@Suite(.timeLimit(.minutes(10))) struct PluginIndexCacheTests {
+    @Test func warmCacheOpensNoPluginFile() throws {
+        let folder = try PluginFolder()
+        defer { folder.remove() }
+        for index in 0..<4 { try folder.addPlugin(index) }
+        let (cold, coldReads) = try folder.index()
+        #expect(coldReads.count == 4 && cold.cacheDiagnostics.isEmpty)
+        let (warm, warmReads) = try folder.index()
+        #expect(warmReads.isEmpty)
+        #expect(warm.plugins.allSatisfy(\.isFromCache) && warm.cacheDiagnostics.isEmpty)
+        #expect(warm.plugins.map(\.records) == cold.plugins.map(\.records))
+        #expect(warm.plugins.map(\.buildID) == cold.plugins.map(\.buildID))
+    }
+
+    @Test func standardLocationFollowsXDG() {
+        #expect(PluginIndexCache.standard(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"])?.directory == "/x/cache/beehive")
+        #expect(PluginIndexCache.standard(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"])?.directory == "/home/u/.cache/beehive")
+        #expect(PluginIndexCache.standard(environment: [:]) == nil)
+    }
+
+    @Test func rebuiltPluginIsReadAgainAndVanishedOneDropped() throws {
+        let folder = try PluginFolder()
+        defer { folder.remove() }
+        for index in 0..<3 { try folder.addPlugin(index) }
+        _ = try folder.index()
+        let rebuilt = try folder.addPlugin(7, name: "libplugin1.so")
+        unlink(folder.path + "/libplugin2.so")
+        let (index, reads) = try folder.index()
+        #expect(reads == [rebuilt])
+        #expect(index.plugins.map(\.fileName) == ["libplugin0.so", "libplugin1.so"])
+        #expect(index.plugins[1].records.first?.identity == RecordIdentity(kind: .service, name: "Plugins.Service7"))
+        let (again, readsAgain) = try folder.index()
+        #expect(readsAgain.isEmpty && again.plugins.count == 2)
+    }
+
+    @Test func corruptCacheIsRebuiltWithADiagnostic() throws {
+        let folder = try PluginFolder()
+        defer { folder.remove() }
+        for index in 0..<2 { try folder.addPlugin(index) }
+        _ = try folder.index()
+        let cacheFile = folder.cache.file(forFolder: try #require(realpathString(folder.path)))
+        let valid = try Data(contentsOf: URL(filePath: cacheFile))
+        for damaged in [Data("garbage".utf8), valid.prefix(valid.count / 2), valid + Data("plugin x\n".utf8), Data()] {
+            try damaged.write(to: URL(filePath: cacheFile))
+            let (index, reads) = try folder.index()
+            #expect(reads.count == 2)
+            #expect(index.cacheDiagnostics.map(\.kind.isCorrupt) == [true])
+            #expect(index.plugins.count == 2)
+            let (_, warmReads) = try folder.index()
+            #expect(warmReads.isEmpty)
+        }
+        // A record altered in the cache is parsed again and refused: the plugin is read from its file.
+        let text = try String(contentsOfFile: cacheFile, encoding: .utf8)
+        try text.replacingOccurrences(of: "|Plugins.Service0Impl", with: "|Plugins.Service0 Impl").write(toFile: cacheFile, atomically: false, encoding: .utf8)
+        let (_, reads) = try folder.index()
+        #expect(reads.count == 1)
+    }
+
+    @Test func foreignCacheIsRebuilt() throws {
+        let folder = try PluginFolder()
+        defer { folder.remove() }
+        try folder.addPlugin(0)
+        let other = try PluginFolder()
+        defer { other.remove() }
+        try other.addPlugin(1)
+        _ = try other.index(cache: folder.cache)
+        let otherPath = try #require(realpathString(other.path))
+        let mine = folder.cache.file(forFolder: try #require(realpathString(folder.path)))
+        #expect(rename(folder.cache.file(forFolder: otherPath), mine) == 0)
+        let (index, reads) = try folder.index()
+        #expect(reads.count == 1)
+        #expect(index.cacheDiagnostics.map(\.kind) == [.foreign(folder: otherPath)])
+    }
+
+    @Test func cacheEntryNamingAFileOutsideTheFolderIsIgnored() throws {
+        let folder = try PluginFolder()
+        defer { folder.remove() }
+        try folder.addPlugin(0)
+        _ = try folder.index()
+        // The same plugin, also outside the folder, and a cache entry pointing there.
+        let outside = folder.root.appending(path: "libplugin0.so").path
+        #expect(link(folder.path + "/libplugin0.so", outside) == 0)
+        let cacheFile = folder.cache.file(forFolder: try #require(realpathString(folder.path)))
+        let text = try String(contentsOfFile: cacheFile, encoding: .utf8)
+        try text.replacingOccurrences(of: "plugin libplugin0.so ", with: "plugin ../libplugin0.so ")
+            .write(toFile: cacheFile, atomically: false, encoding: .utf8)
+        unlink(folder.path + "/libplugin0.so")
+        let (index, reads) = try folder.index()
+        #expect(reads.isEmpty && index.plugins.isEmpty)
+        #expect(index.cacheDiagnostics.map(\.kind) == [.entryOutsideFolder(name: "../libplugin0.so")])
+    }
+
+    @Test func concurrentWritersLeaveAValidCache() throws {
+        let folder = try PluginFolder()
+        defer { folder.remove() }
+        for index in 0..<6 { try folder.addPlugin(index) }
+        let failures = ReadLog()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            do {
+                let (index, _) = try folder.index()
+                if index.plugins.count != 6 || !index.cacheDiagnostics.isEmpty { failures.append("\(index.cacheDiagnostics)") }
+            } catch { failures.append("\(error)") }
+        }
+        #expect(failures.paths.isEmpty)
+        let (index, reads) = try folder.index()
+        #expect(reads.isEmpty && index.plugins.count == 6)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.cache.directory).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+}
+
+func realpathString(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
+extension PluginCacheDiagnostic.Kind {
+    var isCorrupt: Bool {
+        if case .corrupt = self { return true }
+        return false
+    }
+}
