@@ -1,14 +1,11 @@
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One resolution chain: the lookups under way on one thread or task, outermost first.
 ///
 /// Factories get it through their `ServiceResolver`; a factory that calls the manager directly inherits it
-/// through the task-local, so a cycle is found either way. A chain is only joined while its factory runs, on
-/// the factory's thread: a `Task` or thread the factory starts inherits the task-local (or keeps the
-/// resolver) but resolves on a chain of its own, so it cannot report a cycle that is not there.
+/// through the task-local, so a cycle is found either way. A chain is only joined while its factory runs: a
+/// `Task` the factory starts inherits the task-local (or keeps the resolver), and once the factory has
+/// returned it resolves on a chain of its own, so it cannot report a cycle that is not there.
 struct ResolutionContext: Sendable {
     @TaskLocal static var current: ResolutionContext?
 
@@ -30,9 +27,9 @@ struct ResolutionContext: Sendable {
         ResolutionContext(chain: chainCounter.add(1, ordering: .relaxed).newValue, path: [], run: nil)
     }
 
-    /// Whether lookups made now may join this chain: its factory is running, on this thread.
+    /// Whether lookups made now may join this chain: its factory is still running.
     var isLive: Bool {
-        run?.isCurrent ?? true
+        run?.isRunning ?? true
     }
 
     func appending(_ key: ServiceKey) -> ResolutionContext {
@@ -44,12 +41,10 @@ struct ResolutionContext: Sendable {
 
 /// One call of a factory or initializer, while it runs.
 final class FactoryRun: Sendable {
-    private let thread = UInt(pthread_self())
     private let running = Atomic<Bool>(true)
 
-    /// True while the factory runs, for a lookup made on the factory's thread.
-    var isCurrent: Bool {
-        running.load(ordering: .acquiring) && UInt(pthread_self()) == thread
+    var isRunning: Bool {
+        running.load(ordering: .acquiring)
     }
 
     func finish() {

@@ -2,6 +2,7 @@ import BeeHiveLocks
 import BeeHiveRegistry
 import Foundation
 import Logging
+import Synchronization
 
 /// Maps service types to implementations and creates them: BeeHive's `BHServiceManager`, done right.
 ///
@@ -12,8 +13,12 @@ import Logging
 public final class ServiceManager: Sendable {
     public let duplicatePolicy: DuplicatePolicy
     private let logger: Logger
-    private let state = Locked(State())
+    private let state: Locked<State>
     private let gate = ConstructionGate()
+    /// Tells managers apart in the threads' cache copies; never reused, unlike an address.
+    private let identity = ServiceManager.identities.add(1, ordering: .relaxed).newValue
+    private let published: PublishedGeneration
+    private static let identities = Atomic<UInt64>(0)
     /// What `apply(_:)` registered from records; the hub keeps its own.
     let ledger = RecordLedger<ServiceManager>()
     /// Services registered with an `async` factory (ServiceManager+Async.swift).
@@ -29,10 +34,13 @@ public final class ServiceManager: Sendable {
         var knownTypes: [String: Any.Type] = [:]
         /// Bumped on every change, so a lookup that raced with a change does not cache a stale instance.
         var generation: UInt64 = 0
+        /// `generation`, for the threads' copies of the cache (read without the lock).
+        let published = PublishedGeneration()
 
         mutating func changed() {
             cache.removeAll()
             generation &+= 1
+            published.store(generation)
         }
     }
 
@@ -52,6 +60,9 @@ public final class ServiceManager: Sendable {
     ) {
         self.duplicatePolicy = duplicatePolicy
         self.logger = logger
+        let initial = State()
+        published = initial.published
+        state = Locked(initial)
     }
 
     // MARK: Registration
@@ -289,7 +300,28 @@ public final class ServiceManager: Sendable {
     private func cachedInstance(of service: Any.Type, name: String?) -> TypedInstance? {
         if let overridden = overriddenInstance(of: service, name: name) { return overridden }
         let type = ObjectIdentifier(service)
-        return state.withLock { $0.cache.instance(of: type, name: name) }
+        let local = ThreadInstanceCache.current
+        if local.manager == identity && local.generation == published.load(),
+           let instance = local.cache.instance(of: type, name: name) {
+            return instance
+        }
+        return refill(local, type: type, name: name)
+    }
+
+    /// Copies one instance from the shared cache into the thread's copy, starting the copy afresh when it
+    /// belonged to another manager or generation.
+    @inline(never)
+    private func refill(_ local: ThreadInstanceCache, type: ObjectIdentifier, name: String?) -> TypedInstance? {
+        guard let (instance, generation) = state.withLock({ state in
+            state.cache.instance(of: type, name: name).map { ($0, state.generation) }
+        }) else { return nil }
+        if local.manager != identity || local.generation != generation {
+            local.manager = identity
+            local.generation = generation
+            local.cache.removeAll()
+        }
+        local.cache.insert(instance, of: type, name: name)
+        return instance
     }
 
     private func instance(

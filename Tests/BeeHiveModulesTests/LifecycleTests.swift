@@ -71,21 +71,21 @@ import Testing
             ModuleAnnotation(typeName: "BeeHiveModulesTests.BetaModule", priority: 5),
             ModuleAnnotation(typeName: "BeeHiveModulesTests.GammaModule", priority: 1),
         ]
-        try manager.apply(annotationUpdate(plugin, objectPath: "/opt/app/plugins/libextra.so"))
+        manager.apply(annotationUpdate(plugin, objectPath: "/opt/app/plugins/libextra.so"))
         #expect(recorder.all.suffix(6) == [
             "BetaModule.setUp", "GammaModule.setUp", "BetaModule.init", "GammaModule.init", "BetaModule.splash",
             "GammaModule.splash",
         ])
-        try manager.apply(annotationUpdate(plugin, objectPath: "/opt/app/plugins/libextra.so", removed: true))
+        manager.apply(annotationUpdate(plugin, objectPath: "/opt/app/plugins/libextra.so", removed: true))
         #expect(recorder.all.suffix(4) == ["GammaModule.tearDown", "GammaModule.unmount", "BetaModule.tearDown", "BetaModule.unmount"])
         #expect(manager.modules.map(\.name) == ["BeeHiveModulesTests.AlphaModule"])
     }
 
     @Test func removedRecordOfAnotherObjectLeavesTheModule() throws {
         let (manager, recorder) = makeManager()
-        try manager.apply(annotationUpdate([ModuleAnnotation(typeName: "BeeHiveModulesTests.BetaModule")], objectPath: "/app/a.so"))
+        manager.apply(annotationUpdate([ModuleAnnotation(typeName: "BeeHiveModulesTests.BetaModule")], objectPath: "/app/a.so"))
         try manager.start()
-        try manager.apply(annotationUpdate([ModuleAnnotation(typeName: "BeeHiveModulesTests.BetaModule")], objectPath: "/app/b.so", removed: true))
+        manager.apply(annotationUpdate([ModuleAnnotation(typeName: "BeeHiveModulesTests.BetaModule")], objectPath: "/app/b.so", removed: true))
         #expect(manager.modules.count == 1)
         #expect(recorder.modules(receiving: .tearDown).isEmpty)
     }

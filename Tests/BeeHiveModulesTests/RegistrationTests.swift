@@ -34,7 +34,7 @@ import Testing
             { try manager.registerModules(fromConfigurationFileAt: plistPath) },
             { try manager.registerModules(fromConfiguration: Data(Self.json.utf8), path: "inline.json") },
             {
-                try manager.apply(
+                manager.apply(
                     annotationUpdate([ModuleAnnotation(typeName: "BeeHiveModulesTests.AnnotatedModule", level: .basic, priority: 10)]))
             },
             { try manager.register(CodeModule.self, priority: 50) },
@@ -63,7 +63,7 @@ import Testing
     @Test func duplicateAcrossSourcesIsRegisteredOnceAndReported() throws {
         let (manager, _) = makeManager()
         try manager.register(AlphaModule.self, priority: 7)
-        let diagnostics = try manager.apply(annotationUpdate([ModuleAnnotation(typeName: "BeeHiveModulesTests.AlphaModule")]))
+        let diagnostics = manager.apply(annotationUpdate([ModuleAnnotation(typeName: "BeeHiveModulesTests.AlphaModule")]))
         try manager.registerModules(
             fromConfiguration: Data(#"{"moduleClasses":[{"moduleClass":"BeeHiveModulesTests.AlphaModule"}]}"#.utf8),
             path: "dup.json")
@@ -84,7 +84,7 @@ import Testing
 
     @Test func unresolvableAndNonConformingRecordsAreReportedWithTheirObject() throws {
         let (manager, _) = makeManager()
-        let diagnostics = try manager.apply(
+        let diagnostics = manager.apply(
             annotationUpdate(
                 [
                     ModuleAnnotation(typeName: "BeeHiveModulesTests.GhostModule"),
