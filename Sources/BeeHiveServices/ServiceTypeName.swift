@@ -1,11 +1,14 @@
 /// Names of service types, as annotations and configuration files spell them (`App.HomeService`), and the way
 /// back from such a name to the type.
 enum ServiceTypeName {
-    /// The name a type is registered under: `String(reflecting:)`, which prints `App.HomeService` for
-    /// `HomeService.self` and `(any HomeService).self` alike in Swift 6.3. A leading `any ` (printed by some
-    /// toolchains for existentials) is dropped so both spellings meet.
+    /// The name a type is registered under: its qualified runtime name, `App.HomeService` for
+    /// `HomeService.self` and `(any HomeService).self` alike, as `String(reflecting:)` prints it. Not
+    /// `String(reflecting:)` itself: to print a metatype it first asks whether the value customises its
+    /// description, a conformance check that scans every conformance record of the process for each new type
+    /// (tens of microseconds per registration). A leading `any ` (printed by some toolchains for existentials)
+    /// is dropped so both spellings meet.
     static func of(_ type: Any.Type) -> String {
-        normalized(String(reflecting: type))
+        normalized(_typeName(type, qualified: true))
     }
 
     static func normalized(_ name: String) -> String {
