@@ -111,7 +111,7 @@ public final class Router: Sendable {
     ) throws(RoutePatternError) -> RouteID {
         try register(
             [pattern], scheme: scheme, priority: priority, handler: { parameters in Handler().handle(parameters) },
-            handlerDescription: String(reflecting: Handler.self), origin: "\(fileID):\(line)")[0]
+            handlerDescription: _typeName(Handler.self, qualified: true), origin: "\(fileID):\(line)")[0]
     }
 
     /// The same for routes declared elsewhere than in Swift code (annotation records): `origin` says where, for
@@ -122,7 +122,7 @@ public final class Router: Sendable {
     ) throws(RoutePatternError) -> RouteID {
         try register(
             [pattern], scheme: scheme, priority: priority, handler: { parameters in Handler().handle(parameters) },
-            handlerDescription: String(reflecting: Handler.self), origin: origin)[0]
+            handlerDescription: _typeName(Handler.self, qualified: true), origin: origin)[0]
     }
 
     func register(
