@@ -1,4 +1,7 @@
 import CSectionShim
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One annotation read from an ELF section, such as
 /// `beehive:1|module|Shop.ShopModule|level=basic|priority=100|async=0`.
@@ -96,13 +99,36 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Compares and hashes the record's bytes in place: records are dictionary keys throughout the hub, and
+    /// making their text as a `String` for every lookup cost more than registering what they declare.
     public static func == (lhs: AnnotationRecord, rhs: AnnotationRecord) -> Bool {
-        lhs.origin == rhs.origin && lhs.text == rhs.text && lhs.payload == rhs.payload
+        guard lhs.origin == rhs.origin else { return false }
+        let sameText = lhs.withTextBytes { left in
+            rhs.withTextBytes { right in
+                left.count == right.count
+                    && (left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+            }
+        }
+        guard sameText else { return false }
+        // A record read in place has the payload its text parses to; one made from values may not.
+        if case .inPlace = lhs.storage, case .inPlace = rhs.storage { return true }
+        return lhs.payload == rhs.payload
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(origin)
-        hasher.combine(text)
+        withTextBytes { hasher.combine(bytes: $0) }
+    }
+
+    /// The record's UTF-8 bytes, without making a `String` of a record read in place.
+    private func withTextBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        switch storage {
+        case .inPlace(let bytes):
+            return body(UnsafeRawBufferPointer(rebasing: bytes.buffer[layout.start..<(layout.start + Int(layout.length))]))
+        case .value(let value):
+            var text = value.text
+            return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        }
     }
 
     public var description: String { "\(text) (\(origin))" }

@@ -82,14 +82,22 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     /// in record order.
     public var problems: [(record: AnnotationRecord, diagnostic: Consumer.Diagnostic)] {
         state.withLock { state in
-            state.problems.map { ($0.key, $0.value) }.sorted { ($0.0.origin.objectPath, $0.0.origin.offset) < ($1.0.origin.objectPath, $1.0.origin.offset) }
+            state.problems.map { ($0.key, $0.value) }.sorted { Self.inRecordOrder($0.0, $1.0) }
         }
     }
 
     /// Every record registered, with what it became.
     public var registrations: [(record: AnnotationRecord, token: Consumer.Token)] {
         state.withLock { state in
-            state.tokens.map { ($0.key, $0.value) }.sorted { ($0.0.origin.objectPath, $0.0.origin.offset) < ($1.0.origin.objectPath, $1.0.origin.offset) }
+            state.tokens.map { ($0.key, $0.value) }.sorted { Self.inRecordOrder($0.0, $1.0) }
         }
+    }
+
+    /// By object, then by place in the section. The records of one object share its path, so the paths are
+    /// compared for equality first, which is cheap, rather than ordered character by character.
+    private static func inRecordOrder(_ lhs: AnnotationRecord, _ rhs: AnnotationRecord) -> Bool {
+        let left = lhs.origin, right = rhs.origin
+        if left.objectPath == right.objectPath { return left.offset < right.offset }
+        return left.objectPath < right.objectPath
     }
 }
