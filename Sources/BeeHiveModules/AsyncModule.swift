@@ -26,8 +26,6 @@ public protocol AsyncModule: Module {
 }
 
 extension AsyncModule {
-    public var asAsyncModule: (any AsyncModule)? { self }
-
     public func setUp(_ context: ModuleContext) async throws { try synchronousHook(.setUp, context) }
     public func initialize(_ context: ModuleContext) async throws { try synchronousHook(.initialize, context) }
     public func splash(_ context: ModuleContext) async throws { try synchronousHook(.splash, context) }

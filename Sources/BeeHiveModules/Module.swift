@@ -25,11 +25,6 @@ public protocol Module: AnyObject, Sendable {
     /// What a failing hook of this module does to the app; `.managerPolicy` by default.
     static var failureBehavior: ModuleFailureBehavior { get }
 
-    /// The module itself when it is an `AsyncModule`, nil otherwise. Provided; do not implement it. The
-    /// manager asks this instead of casting (`as? any AsyncModule`), a cast that scans every conformance
-    /// record of the process for each module type that is not asynchronous.
-    var asAsyncModule: (any AsyncModule)? { get }
-
     func setUp(_ context: ModuleContext) throws
     func initialize(_ context: ModuleContext) throws
     func splash(_ context: ModuleContext) throws
@@ -49,7 +44,6 @@ extension Module {
     public static var dependencies: [ModuleDependency] { [] }
     public static var hookTimeLimit: Duration? { nil }
     public static var failureBehavior: ModuleFailureBehavior { .managerPolicy }
-    public var asAsyncModule: (any AsyncModule)? { nil }
 
     public func setUp(_ context: ModuleContext) throws {}
     public func initialize(_ context: ModuleContext) throws {}

@@ -38,7 +38,7 @@ final class ModuleEntry: Sendable {
 
     init(module: any Module, descriptor: ModuleDescriptor) {
         self.module = module
-        self.asyncModule = module.asAsyncModule
+        self.asyncModule = module as? any AsyncModule
         self.descriptor = descriptor
         let type = type(of: module)
         self.typeID = ObjectIdentifier(type)

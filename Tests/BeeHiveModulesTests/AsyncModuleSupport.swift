@@ -142,7 +142,7 @@ final class SleepsUntilCancelledModule: AsyncRecording {
 
 /// Ignores cancellation in init: waits for the test's release, at most 600 s.
 final class IgnoresCancellationModule: AsyncRecording {
-    static var hookTimeLimit: Duration? { .seconds(2) }
+    static var hookTimeLimit: Duration? { .seconds(10) }
 
     func initialize(_ context: ModuleContext) async throws {
         _ = await probe(context).release.wait()
@@ -152,7 +152,7 @@ final class IgnoresCancellationModule: AsyncRecording {
 
 /// Limits are seconds, not milliseconds: its other hooks must stay within them on a loaded machine.
 final class OverrunningAsyncModule: AsyncRecording {
-    static var hookTimeLimit: Duration? { .seconds(2) }
+    static var hookTimeLimit: Duration? { .seconds(10) }
 
     func initialize(_ context: ModuleContext) async throws {
         do {
@@ -166,7 +166,7 @@ final class OverrunningAsyncModule: AsyncRecording {
 
 /// Synchronous, and blocks longer than its limit.
 final class OverrunningSyncModule: Recording {
-    static var hookTimeLimit: Duration? { .seconds(1) }
+    static var hookTimeLimit: Duration? { .milliseconds(500) }
 
     func initialize(_ context: ModuleContext) throws {
         Thread.sleep(forTimeInterval: 1.5)
@@ -175,7 +175,7 @@ final class OverrunningSyncModule: Recording {
 }
 
 final class OverrunningTearDownModule: AsyncRecording {
-    static var hookTimeLimit: Duration? { .seconds(2) }
+    static var hookTimeLimit: Duration? { .seconds(10) }
 
     func tearDown(_ context: ModuleContext) async throws {
         record(context)

@@ -135,8 +135,8 @@ private func failures(_ manager: ModuleManager) -> [HookFailure] {
         let failure = try #require(failures(manager).first)
         #expect(failure.module == "BeeHiveModulesTests.OverrunningAsyncModule")
         #expect(failure.event == .initialize)
-        #expect(failure.error as? HookTimeLimitExceeded == HookTimeLimitExceeded(limit: .seconds(2)))
-        #expect("\(failure)".contains("OverrunningAsyncModule failed in init: ran longer than its time limit of 2.0 s"))
+        #expect(failure.error as? HookTimeLimitExceeded == HookTimeLimitExceeded(limit: .seconds(10)))
+        #expect("\(failure)".contains("OverrunningAsyncModule failed in init: ran longer than its time limit of 10.0 s"))
         // Under `.continue` the launch goes on: the module that overran is splashed like one that threw.
         #expect(recorder.modules(receiving: .splash) == ["AlphaModule", "OverrunningAsyncModule"])
     }
@@ -182,13 +182,13 @@ private func failures(_ manager: ModuleManager) -> [HookFailure] {
         let probe = AsyncProbe()
         let manager = ModuleManager(
             configuration: ModuleManager.Configuration(
-                launchTimeLimit: .seconds(2), launchOptions: LaunchOptions(arguments: [], environment: [:])),
+                launchTimeLimit: .seconds(10), launchOptions: LaunchOptions(arguments: [], environment: [:])),
             config: ConfigStore([Recorder.key.name: recorder, AsyncProbe.key.name: probe]))
         try manager.register(SleepsUntilCancelledModule.self)
         try manager.start()
         try await manager.waitForLaunch()
         #expect(probe.isRaised("init cancelled"))
-        #expect(failures(manager).first?.error as? HookTimeLimitExceeded == HookTimeLimitExceeded(limit: .seconds(2)))
+        #expect(failures(manager).first?.error as? HookTimeLimitExceeded == HookTimeLimitExceeded(limit: .seconds(10)))
     }
 }
 
