@@ -95,13 +95,6 @@ private struct ConfigurationProblem: Error {
     let reason: String
 }
 
-private struct AnyKey: CodingKey {
-    let stringValue: String
-    let intValue: Int? = nil
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
-
 /// A scalar of the file, keeping its type: a boolean is not taken for a number.
 private enum Scalar {
     case boolean(Bool)
@@ -112,7 +105,7 @@ private enum Scalar {
 
     /// The value at `key`, trying `expected` first: a failed attempt costs a decoding error, so the usual type
     /// is tried before the others.
-    static func decode(_ key: AnyKey, in container: KeyedDecodingContainer<AnyKey>, expected: Kind) throws -> Scalar? {
+    static func decode(_ key: ConfigurationKey, in container: KeyedDecodingContainer<ConfigurationKey>, expected: Kind) throws -> Scalar? {
         guard container.contains(key) else { return nil }
         let order: [Kind] =
             switch expected {
@@ -148,13 +141,13 @@ private struct Root: Decodable {
     let unknownKeys: [String]
 
     init(from decoder: any Decoder) throws {
-        let container: KeyedDecodingContainer<AnyKey>
+        let container: KeyedDecodingContainer<ConfigurationKey>
         do {
-            container = try decoder.container(keyedBy: AnyKey.self)
+            container = try decoder.container(keyedBy: ConfigurationKey.self)
         } catch {
             throw ConfigurationProblem(reason: "the top level must be a dictionary with a 'moduleClasses' array")
         }
-        let key = AnyKey(stringValue: "moduleClasses")
+        let key = ConfigurationKey(stringValue: "moduleClasses")
         guard container.contains(key) else { throw ConfigurationProblem(reason: "no 'moduleClasses' key at the top level") }
         var list: UnkeyedDecodingContainer
         do {
@@ -181,18 +174,14 @@ private struct ModuleItem: Decodable {
     init(from decoder: any Decoder) throws {
         let place = ModuleConfigurationFile.place(decoder.codingPath)
         func invalid(_ reason: String) -> ConfigurationProblem { ConfigurationProblem(reason: "\(place) \(reason)") }
-        let container: KeyedDecodingContainer<AnyKey>
+        let container: KeyedDecodingContainer<ConfigurationKey>
         do {
-            container = try decoder.container(keyedBy: AnyKey.self)
+            container = try decoder.configurationEntry(allowedKeys: ModuleConfigurationFile.allowedKeys, notADictionary: "must be a dictionary")
         } catch {
-            throw invalid("must be a dictionary")
-        }
-        let allowed = ModuleConfigurationFile.allowedKeys
-        if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !allowed.contains($0) }) {
-            throw invalid("has unknown key '\(unknown)' (allowed: \(allowed.sorted().joined(separator: ", ")))")
+            throw invalid(error.reason)
         }
         func scalar(_ name: String, _ expected: Scalar.Kind) throws -> Scalar? {
-            try Scalar.decode(AnyKey(stringValue: name), in: container, expected: expected)
+            try Scalar.decode(ConfigurationKey(stringValue: name), in: container, expected: expected)
         }
         guard case .string(let typeName) = try scalar("moduleClass", .string), !typeName.isEmpty else {
             throw invalid("needs a 'moduleClass' string naming the module type, such as 'Shop.ShopModule'")

@@ -53,13 +53,6 @@ private struct EntryProblem: Error {
     let reason: String
 }
 
-private struct AnyKey: CodingKey {
-    let stringValue: String
-    let intValue: Int? = nil
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
-
 private struct EntryList: Decodable {
     let entries: [ServiceConfiguration.Entry]
 
@@ -85,18 +78,14 @@ private struct EntryDecoder: Decodable {
     init(from decoder: any Decoder) throws {
         let index = decoder.codingPath.last?.intValue ?? 0
         func invalid(_ reason: String) -> EntryProblem { EntryProblem(reason: "entry \(index) \(reason)") }
-        let container: KeyedDecodingContainer<AnyKey>
+        let container: KeyedDecodingContainer<ConfigurationKey>
         do {
-            container = try decoder.container(keyedBy: AnyKey.self)
+            container = try decoder.configurationEntry(allowedKeys: ServiceConfiguration.allowedKeys, notADictionary: "is not a dictionary")
         } catch {
-            throw invalid("is not a dictionary")
-        }
-        let allowed = ServiceConfiguration.allowedKeys
-        if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !allowed.contains($0) }) {
-            throw invalid("has unknown key '\(unknown)' (allowed: \(allowed.sorted().joined(separator: ", ")))")
+            throw invalid(error.reason)
         }
         func string(_ key: String) throws -> String? {
-            let codingKey = AnyKey(stringValue: key)
+            let codingKey = ConfigurationKey(stringValue: key)
             guard container.contains(codingKey) else { return nil }
             guard let text = try? container.decode(String.self, forKey: codingKey),
                 !text.trimmingCharacters(in: .whitespaces).isEmpty
