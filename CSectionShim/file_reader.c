@@ -278,7 +278,11 @@ static void bh_read_elf(Elf *elf, const bh_candidate *c, bh_object *object) {
             section->status = BH_SECTION_NO_DATA;
             continue;
         }
-        memcpy(section->data, source, shdr.sh_size);
+        if (c) {
+            bh_copy_mapped(section->data, source, shdr.sh_size);
+        } else {
+            memcpy(section->data, source, shdr.sh_size);
+        }
     }
 }
 

@@ -35,6 +35,8 @@ typedef struct bh_memory_notes {
 } bh_memory_notes;
 
 /* walk.c */
+/* Copies bytes of a loaded object's mapped memory, which may hold AddressSanitizer's poisoned padding. */
+void bh_copy_mapped(void *to, const unsigned char *from, size_t size);
 void bh_memory_notes_read(const struct dl_phdr_info *info, bh_memory_notes *notes);
 /* Copies the sections the note locates; fills object->sections. Returns 0 when out of memory. */
 int bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_notes *notes, bh_object *object);
