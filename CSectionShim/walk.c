@@ -86,6 +86,13 @@ static void bh_scan_notes(const unsigned char *start, size_t size, size_t alignm
     while (size - offset >= sizeof(ElfW(Nhdr))) {
         ElfW(Nhdr) header;
         bh_copy_bytes(&header, start + offset, sizeof header);
+        /* Every note that matters here is named. A zero name size is padding between contributions (Swift's
+           AddressSanitizer pads the macros' notes to 64 bytes, leaving a gap that is not a multiple of a
+           header), so step over it one word at a time until the next note. */
+        if (header.n_namesz == 0) {
+            offset += 4;
+            continue;
+        }
         size_t name_at = offset + sizeof header;
         if (header.n_namesz > size || header.n_descsz > size) return;
         size_t desc_at = bh_align(name_at + header.n_namesz, alignment);
