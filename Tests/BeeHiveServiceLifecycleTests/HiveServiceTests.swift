@@ -140,6 +140,8 @@ struct WaitTimedOut: Error {
     /// process whose signal sources are not armed yet, the test process included.
     @Test func hangUpRaisedDuringLaunchInTheChild() async throws {
         guard ServedLog.isChild else { return }
+        // An ignored signal stays ignored across exec: start from the default action, which ends the process.
+        signal(SIGHUP, SIG_DFL)
         let host = try servedHost([ServedHangUpModule()])
         let group = ServiceGroup(
             configuration: .init(services: [.init(service: HiveService(host.serve))], gracefulShutdownSignals: [], logger: quiet))
