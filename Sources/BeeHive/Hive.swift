@@ -62,10 +62,10 @@ public final class Hive: Sendable {
         var plugins: [UInt: (plugin: Plugin, loads: Int)] = [:]
         /// Plugins that stay mapped after their last unload, with their file as it was when first loaded.
         var retiredPlugins: [UInt: FileStamp] = [:]
-        var diagnostics: DiagnosticHistory
-        /// The objects the managers have been given, and how many registry diagnostics.
+        var diagnostics: BoundedHistory<HiveDiagnostic>
+        /// The objects the managers have been given, and the sequence number of the next registry diagnostic.
         var delivered: [UInt64: ObjectAnnotations] = [:]
-        var registryDiagnostics = 0
+        var registryCursor = 0
     }
 
     /// `diagnosticLimit` is how many diagnostics `diagnostics` keeps (the oldest go first, and are counted in
@@ -85,7 +85,7 @@ public final class Hive: Sendable {
         self.router = router
         self.mediator = mediator
         self.logger = logger
-        state = Locked(State(diagnostics: DiagnosticHistory(limit: diagnosticLimit)))
+        state = Locked(State(diagnostics: BoundedHistory(limit: diagnosticLimit)))
         modules.hub.withLock { $0 = WeakHub(self) }
     }
 
@@ -111,7 +111,8 @@ public final class Hive: Sendable {
         state.withLock { $0.diagnostics.entries }
     }
 
-    /// How many diagnostics `diagnostics` no longer holds because of its limit.
+    /// How many diagnostics `diagnostics` no longer holds because of its limit, with registry diagnostics the
+    /// registry's own limit let go before this hive read them.
     public var droppedDiagnostics: Int {
         state.withLock { $0.diagnostics.dropped }
     }
@@ -125,23 +126,27 @@ public final class Hive: Sendable {
 
     /// Every annotation of the loaded objects that is not in use, and why, naming its object file and record:
     /// modules, route handlers and targets whose type does not resolve or conform (refused when delivered),
-    /// modules still waiting for a dependency, and annotated services whose implementation type does not
-    /// resolve or is no `ServiceImplementation` (checked now: lookups resolve it lazily). Creates nothing.
+    /// modules still waiting for a dependency, and annotated services whose protocol or implementation type
+    /// does not resolve, or whose implementation is no `ServiceImplementation` (checked now: lookups resolve
+    /// them lazily). Creates nothing.
     /// `HiveHost.start()` runs it.
     public func validateAnnotations() -> [HiveDiagnostic] {
         var found = serviceRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
         for (record, token) in serviceRecords.registrations {
-            guard let error = services.implementationProblem(of: token) else { continue }
-            let kind: RegistryDiagnostic.Kind =
-                switch error.kind {
-                case .notConstructible(_, let implementation):
-                    .nonConformingType(name: implementation, expected: "ServiceImplementation")
-                case .implementationNotFound(_, let implementation): .unresolvedType(name: implementation)
-                default: .malformedRecord(reason: error.description)
-                }
-            found.append(
-                .registry(
-                    RegistryDiagnostic(kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text)))
+            for error in services.problems(of: token) {
+                let kind: RegistryDiagnostic.Kind =
+                    switch error.kind {
+                    case .unknownService(let service, _): .unresolvedType(name: service)
+                    case .notConstructible(_, let implementation):
+                        .nonConformingType(name: implementation, expected: "ServiceImplementation")
+                    case .implementationNotFound(_, let implementation): .unresolvedType(name: implementation)
+                    default: .malformedRecord(reason: error.description)
+                    }
+                found.append(
+                    .registry(
+                        RegistryDiagnostic(
+                            kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text)))
+            }
         }
         found += routeRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
         found += targetRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
@@ -157,7 +162,8 @@ public final class Hive: Sendable {
     /// once and registers its annotations right after the hook (see `refresh()`).
     ///
     /// - Throws: `HiveError.plugin` with the `PluginError` (empty path, missing file, directory, not ELF, or the
-    ///   loader's refusal).
+    ///   loader's refusal); `HiveError.pluginChangedSinceUnloaded` for a Swift plugin unloaded earlier whose file
+    ///   changed since: it is still mapped, so loading it would bring back the old build, and nothing is registered.
     @discardableResult
     public func loadPlugin(atPath path: String) throws(HiveError) -> [HiveDiagnostic] {
         let plugin: Plugin
@@ -171,9 +177,16 @@ public final class Hive: Sendable {
                 state.plugins[plugin.identity] = (loaded.plugin, loaded.loads + 1)
                 return (false, false)
             }
+            // Still mapped from before: bringing its objects back would run the old build, not the file's.
+            if let earlier = state.retiredPlugins[plugin.identity], earlier != plugin.file { return (false, true) }
+            state.retiredPlugins[plugin.identity] = nil
             state.plugins[plugin.identity] = (plugin, 1)
-            guard let earlier = state.retiredPlugins.removeValue(forKey: plugin.identity) else { return (true, false) }
-            return (true, earlier != plugin.file)
+            return (true, false)
+        }
+        if changedSinceRetired {
+            try? plugin.unload()
+            record([.pluginChangedSinceUnloaded(path: plugin.objectPath)])
+            throw .pluginChangedSinceUnloaded(path: plugin.objectPath)
         }
         guard isNew else {
             // The loader counted this load as well; one handle per plugin is enough.
@@ -182,14 +195,9 @@ public final class Hive: Sendable {
             return []
         }
         logger.info("loaded plugin", metadata: ["path": "\(path)", "object": "\(plugin.objectPath)"])
-        var found: [HiveDiagnostic] = []
-        if changedSinceRetired {
-            found.append(.pluginChangedSinceUnloaded(path: plugin.objectPath))
-            record(found)
-        }
         registry.refresh()
         registry.reinstateObjects(atPath: plugin.objectPath)
-        return found + ((try? deliver()) ?? [])
+        return (try? deliver()) ?? []
     }
 
     /// Counts one load of the plugin down; at the last, retires what it registered (its modules get tearDown
@@ -266,7 +274,8 @@ public final class Hive: Sendable {
     /// One step of delivery: what changed in the registry since the managers were last given its objects.
     private func synchronize() -> [HiveDiagnostic] {
         let current = registry.objects
-        let registryDiagnostics = registry.diagnostics
+        // Deliveries run one at a time, so the cursor cannot move between this read and its update below.
+        let registryDiagnostics = registry.diagnostics(from: state.withLock { $0.registryCursor })
         let change = state.withLock { state in
             var removed: [AnnotationRecord] = []
             var added: [AnnotationRecord] = []
@@ -279,9 +288,9 @@ public final class Hive: Sendable {
                 state.delivered[object.object.id] = object
                 added += object.records
             }
-            let fresh = Array(registryDiagnostics.dropFirst(state.registryDiagnostics))
-            state.registryDiagnostics = registryDiagnostics.count
-            return (removed: removed, added: added, diagnostics: fresh)
+            state.registryCursor = registryDiagnostics.next
+            state.diagnostics.countDropped(registryDiagnostics.missed)
+            return (removed: removed, added: added, diagnostics: registryDiagnostics.diagnostics)
         }
         var found = change.diagnostics.map(HiveDiagnostic.registry)
         // Leaving: modules first, while what they use is still registered.

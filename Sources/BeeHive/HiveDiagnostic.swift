@@ -8,8 +8,9 @@ public enum HiveDiagnostic: Sendable, CustomStringConvertible {
     case registry(RegistryDiagnostic)
     case module(ModuleDiagnostic)
     case service(ServiceError)
-    /// A Swift plugin loaded again whose file changed since it was unloaded. The process still runs the build
-    /// it first loaded (the Swift runtime cannot forget an image); restart the process to run the new one.
+    /// A Swift plugin loaded again whose file changed since it was unloaded. The Swift runtime cannot forget
+    /// an image, so the old build stays mapped; the hive refuses to bring it back (`loadPlugin` throws
+    /// `HiveError.pluginChangedSinceUnloaded`). Restart the process to run the new build.
     case pluginChangedSinceUnloaded(path: String)
 
     public var isError: Bool {
@@ -26,7 +27,7 @@ public enum HiveDiagnostic: Sendable, CustomStringConvertible {
         case .module(let diagnostic): diagnostic.description
         case .service(let error): error.description
         case .pluginChangedSinceUnloaded(let path):
-            "plugin \(path) changed on disk since it was unloaded, but a Swift plugin stays mapped: this process still runs the build it loaded first; restart the process to run the new build"
+            "plugin \(path) changed on disk since it was unloaded, but a Swift plugin stays mapped, so this process can only run the build it loaded first: it was not loaded again; restart the process to run the new build"
         }
     }
 }

@@ -7,6 +7,9 @@ public enum HiveError: Error, Sendable, CustomStringConvertible {
     case plugin(PluginError)
     /// No plugin was loaded from this path through `Hive.loadPlugin(atPath:)`.
     case pluginNotLoaded(path: String)
+    /// A Swift plugin unloaded earlier was loaded again after its file changed. It stays mapped (see
+    /// `Plugin.staysLoaded`), so the process can only run the build it loaded first; nothing was registered.
+    case pluginChangedSinceUnloaded(path: String)
     case modules(ModuleError)
     case routing(RoutingError)
     /// `Hive.bootstrap(_:)` came after `Hive.shared` was first used.
@@ -18,6 +21,8 @@ public enum HiveError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .plugin(let error): error.description
         case .pluginNotLoaded(let path): "no plugin was loaded from \(path); load it with Hive.loadPlugin(atPath:)"
+        case .pluginChangedSinceUnloaded(let path):
+            HiveDiagnostic.pluginChangedSinceUnloaded(path: path).description
         case .modules(let error): error.description
         case .routing(let error): error.description
         case .invalidAnnotations(let problems):

@@ -18,8 +18,8 @@ extension HiveHost {
         }
     }
 
-    /// Runs the modules for the life of a server: starts them, serves SIGHUP, SIGUSR1 and SIGUSR2 as module
-    /// events, and runs until `waitForShutdown` returns (a graceful shutdown) or throws (the caller was
+    /// Runs the modules for the life of a server: serves SIGHUP, SIGUSR1 and SIGUSR2 as module events (armed
+    /// before the modules start), starts them, and runs until `waitForShutdown` returns (a graceful shutdown) or throws (the caller was
     /// cancelled), or a module whose failure behaviour is `.stopsApp` fails. Then it sends `willTerminate` and
     /// tears the modules down in reverse order, awaiting the asynchronous hooks of `AsyncModule`s.
     ///
@@ -38,15 +38,16 @@ extension HiveHost {
             case modulesStopped
         }
         let modules = hive.modules
+        // Armed before the first hook runs: a SIGHUP during the launch would otherwise end the process.
+        let signals = ProcessEventSource(manager: modules, signals: [.hangUp, .user1, .user2], logger: logger)
+        signals.start()
+        defer { signals.cancel() }
         do {
             try await start()
         } catch {
             try? await modules.terminate()
             throw error
         }
-        let signals = ProcessEventSource(manager: modules, signals: [.hangUp, .user1, .user2], logger: logger)
-        signals.start()
-        defer { signals.cancel() }
         var shutdownError: ModuleError?
         let ending = await withTaskGroup(of: Ending.self) { group in
             group.addTask {

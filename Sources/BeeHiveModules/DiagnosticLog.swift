@@ -1,29 +1,30 @@
 import BeeHiveLocks
+import BeeHiveRegistry
 import Logging
 
 /// Keeps, logs and forwards the manager's diagnostics. Shared with the watchdog, which reports from its own
-/// queue.
+/// queue. It keeps the newest `limit` and counts the older ones it lets go; every one is logged and forwarded.
 final class DiagnosticLog: Sendable {
-    /// Diagnostics beyond this are logged and forwarded but not kept.
-    static let capacity = 1000
-
     private let logger: Logger
     private let forward: (@Sendable (ModuleDiagnostic) -> Void)?
-    private let kept = Locked<[ModuleDiagnostic]>([])
+    private let kept: Locked<BoundedHistory<ModuleDiagnostic>>
 
-    init(logger: Logger, forward: (@Sendable (ModuleDiagnostic) -> Void)?) {
+    init(limit: Int, logger: Logger, forward: (@Sendable (ModuleDiagnostic) -> Void)?) {
         self.logger = logger
         self.forward = forward
+        kept = Locked(BoundedHistory(limit: limit))
     }
 
     var diagnostics: [ModuleDiagnostic] {
-        kept.withLock { $0 }
+        kept.withLock { $0.entries }
+    }
+
+    var dropped: Int {
+        kept.withLock { $0.dropped }
     }
 
     func report(_ diagnostic: ModuleDiagnostic) {
-        kept.withLock { kept in
-            if kept.count < Self.capacity { kept.append(diagnostic) }
-        }
+        kept.withLock { $0.append(diagnostic) }
         switch diagnostic.severity {
         case .warning: logger.warning("\(diagnostic.description)")
         case .error: logger.error("\(diagnostic.description)")

@@ -88,10 +88,12 @@ public final class ModuleManager: Sendable {
         launchTimeLimit = configuration.launchTimeLimit
         shutdownTimeLimit = configuration.shutdownTimeLimit
         profiler = TimeProfiler(isEnabled: configuration.isProfilingEnabled)
-        let log = DiagnosticLog(logger: logger, forward: configuration.onDiagnostic)
+        let log = DiagnosticLog(limit: configuration.diagnosticLimit, logger: logger, forward: configuration.onDiagnostic)
         self.log = log
         watchdog = configuration.watchdogThreshold.map { threshold in
-            Watchdog(threshold: threshold) { report in log.report(ModuleDiagnostic(.hookBlocked(report))) }
+            Watchdog(threshold: threshold, reportLimit: configuration.watchdogReportLimit) { report in
+                log.report(ModuleDiagnostic(.hookBlocked(report)))
+            }
         }
         var environment = configuration.environment ?? .dev
         if configuration.environment == nil, let value = launchOptions.environment[ModuleEnvironment.variableName] {
@@ -110,9 +112,15 @@ public final class ModuleManager: Sendable {
         set { state.withLock { $0.environment = newValue } }
     }
 
-    /// Every diagnostic so far, in the order reported (the first 1000 are kept; all are logged).
+    /// The diagnostics so far, in the order reported: the newest `Configuration.diagnosticLimit` (all are
+    /// logged and passed to `onDiagnostic`).
     public var diagnostics: [ModuleDiagnostic] {
         log.diagnostics
+    }
+
+    /// How many diagnostics `diagnostics` no longer holds because of its limit.
+    public var droppedDiagnostics: Int {
+        log.dropped
     }
 
     /// The registered modules, in the order they are set up and notified.

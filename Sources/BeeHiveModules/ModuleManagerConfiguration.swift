@@ -15,6 +15,12 @@ extension ModuleManager {
         /// Record the time of every hook. Off by default.
         public var isProfilingEnabled: Bool
         public var launchOptions: LaunchOptions
+        /// How many diagnostics `ModuleManager.diagnostics` keeps, the newest; the older are counted in
+        /// `droppedDiagnostics`. 1000 by default.
+        public var diagnosticLimit: Int
+        /// How many reports `Watchdog.reports` keeps, the newest; the older are counted in `droppedReports`.
+        /// 1000 by default.
+        public var watchdogReportLimit: Int
         /// Called with every diagnostic (duplicates, failing hooks, watchdog reports) as it happens, on the
         /// thread that found it.
         public var onDiagnostic: (@Sendable (ModuleDiagnostic) -> Void)?
@@ -27,6 +33,8 @@ extension ModuleManager {
             shutdownTimeLimit: Duration? = .seconds(30),
             isProfilingEnabled: Bool = false,
             launchOptions: LaunchOptions = .current,
+            diagnosticLimit: Int = 1000,
+            watchdogReportLimit: Int = 1000,
             onDiagnostic: (@Sendable (ModuleDiagnostic) -> Void)? = nil
         ) {
             self.environment = environment
@@ -36,6 +44,8 @@ extension ModuleManager {
             self.shutdownTimeLimit = shutdownTimeLimit
             self.isProfilingEnabled = isProfilingEnabled
             self.launchOptions = launchOptions
+            self.diagnosticLimit = diagnosticLimit
+            self.watchdogReportLimit = watchdogReportLimit
             self.onDiagnostic = onDiagnostic
         }
     }

@@ -1,4 +1,5 @@
 import BeeHiveLocks
+import BeeHiveRegistry
 import Dispatch
 import Synchronization
 
@@ -10,6 +11,8 @@ import Synchronization
 /// while dispatches are under way.
 public final class Watchdog: Sendable {
     public let threshold: Duration
+    /// How many reports `reports` keeps, the newest.
+    public let reportLimit: Int
 
     private struct Watched {
         let slot: WatchdogSlot
@@ -22,22 +25,23 @@ public final class Watchdog: Sendable {
     private struct State {
         let timer: any DispatchSourceTimer
         var watched: [ObjectIdentifier: Watched] = [:]
-        var reports: [WatchdogReport] = []
+        var reports: BoundedHistory<WatchdogReport>
         var timerRunning = false
     }
 
     private let state: Locked<State>
     private let onReport: @Sendable (WatchdogReport) -> Void
 
-    init(threshold: Duration, onReport: @escaping @Sendable (WatchdogReport) -> Void) {
+    init(threshold: Duration, reportLimit: Int, onReport: @escaping @Sendable (WatchdogReport) -> Void) {
         self.threshold = threshold
+        self.reportLimit = max(0, reportLimit)
         self.onReport = onReport
         let interval = max(threshold.nanoseconds / 4, 1_000_000)
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "beehive.modules.watchdog"))
         timer.schedule(
             deadline: .now() + .nanoseconds(Int(interval)), repeating: .nanoseconds(Int(interval)),
             leeway: .nanoseconds(Int(interval / 4)))
-        state = Locked(State(timer: timer))
+        state = Locked(State(timer: timer, reports: BoundedHistory(limit: reportLimit)))
         state.withLock { state in state.timer.setEventHandler { [weak self] in self?.check() } }
     }
 
@@ -49,9 +53,14 @@ public final class Watchdog: Sendable {
         }
     }
 
-    /// Every report so far, in the order found.
+    /// The reports so far, in the order found: the newest `reportLimit`.
     public var reports: [WatchdogReport] {
-        state.withLock { $0.reports }
+        state.withLock { $0.reports.entries }
+    }
+
+    /// How many reports `reports` no longer holds because of its limit.
+    public var droppedReports: Int {
+        state.withLock { $0.reports.dropped }
     }
 
     func begin(_ event: ModuleEvent, names: [String]) -> WatchdogSlot {
@@ -100,7 +109,7 @@ public final class Watchdog: Sendable {
                 }
                 state.watched[key] = watched
             }
-            state.reports += found
+            state.reports.append(contentsOf: found)
             return found
         }
         for report in found { onReport(report) }

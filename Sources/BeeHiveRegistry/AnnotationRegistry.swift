@@ -15,17 +15,20 @@ public final class AnnotationRegistry: Sendable {
         var objects: [UInt64: ObjectAnnotations] = [:]
         /// Every record of `objects`, in the order `records` promises; rebuilt when objects come or go.
         var records: [AnnotationRecord] = []
-        var diagnostics: [RegistryDiagnostic] = []
+        var diagnostics: BoundedHistory<RegistryDiagnostic>
         /// Objects whose records were retired while the loader kept them mapped (Swift libraries stay mapped
         /// after dlclose); they come back with `reinstateObjects(atPath:)`.
         var retired: [UInt64: ObjectAnnotations] = [:]
     }
 
     private let source: any AnnotationSource
-    private let state = Locked(State())
+    private let state: Locked<State>
 
-    public init(source: some AnnotationSource) {
+    /// `diagnosticLimit` is how many diagnostics `diagnostics` keeps; the oldest go first, counted in
+    /// `droppedDiagnostics`.
+    public init(source: some AnnotationSource, diagnosticLimit: Int = 1000) {
         self.source = source
+        state = Locked(State(diagnostics: BoundedHistory(limit: diagnosticLimit)))
     }
 
     /// Takes in what was loaded or unloaded since the last refresh. Cheap when nothing changed.
@@ -80,9 +83,24 @@ public final class AnnotationRegistry: Sendable {
         state.withLock { $0.records }
     }
 
-    /// Every diagnostic since the registry was made, in the order found.
+    /// The diagnostics found since the registry was made, in the order found: the newest `diagnosticLimit`.
     public var diagnostics: [RegistryDiagnostic] {
-        state.withLock { $0.diagnostics }
+        state.withLock { $0.diagnostics.entries }
+    }
+
+    /// How many diagnostics `diagnostics` no longer holds because of its limit.
+    public var droppedDiagnostics: Int {
+        state.withLock { $0.diagnostics.dropped }
+    }
+
+    /// The diagnostics numbered `sequence` and later (the first diagnostic found is 0), for a reader that
+    /// takes each once: those still kept, how many of them the limit let go before this read, and the number
+    /// to pass next time.
+    package func diagnostics(from sequence: Int) -> (diagnostics: [RegistryDiagnostic], missed: Int, next: Int) {
+        state.withLock { state in
+            let read = state.diagnostics.entries(from: sequence)
+            return (Array(read.entries), read.missed, state.diagnostics.nextSequence)
+        }
     }
 
     /// The annotated objects currently loaded, ordered by path.
@@ -138,7 +156,7 @@ public final class AnnotationRegistry: Sendable {
         } else if !update.added.isEmpty {
             state.records = Self.merged(state.records, update.added)
         }
-        state.diagnostics += update.diagnostics
+        state.diagnostics.append(contentsOf: update.diagnostics)
         return update
     }
 

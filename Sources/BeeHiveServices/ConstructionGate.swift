@@ -5,22 +5,30 @@ import Foundation
 ///
 /// A thread that asks for an instance another chain is creating waits for it, unless that chain is itself
 /// waiting, directly or through other chains, for an instance this thread's chain is creating: that is a
-/// dependency cycle split across threads. Factories run without any lock held.
+/// dependency cycle split across threads. A thread that waited for a creation that failed gets its error
+/// instead of running the same factory again. Factories run without any lock held.
 final class ConstructionGate: @unchecked Sendable {
-    // `@unchecked Sendable`: `builders` and `waiters` are only touched with `condition` locked.
+    // `@unchecked Sendable`: `builders`, `waiters` and every `Build` are only touched with `condition` locked.
 
     struct Slot: Hashable {
         let registration: ObjectIdentifier
         let name: String?
     }
 
-    private struct Builder {
+    /// One creation under way; a class so that its waiters can see how it ended after it left `builders`.
+    private final class Build {
         let chain: UInt64
         let service: ServiceKey
+        var failure: ServiceError?
+
+        init(chain: UInt64, service: ServiceKey) {
+            self.chain = chain
+            self.service = service
+        }
     }
 
     private let condition = NSCondition()
-    private var builders: [Slot: Builder] = [:]
+    private var builders: [Slot: Build] = [:]
     /// The slot each waiting chain waits for.
     private var waiters: [UInt64: Slot] = [:]
 
@@ -36,16 +44,18 @@ final class ConstructionGate: @unchecked Sendable {
                 condition.unlock()
                 return instance
             }
-            if builders[slot] == nil {
-                builders[slot] = Builder(chain: context.chain, service: service)
+            guard let awaited = builders[slot] else {
+                let own = Build(chain: context.chain, service: service)
+                builders[slot] = own
                 condition.unlock()
-                defer {
-                    condition.lock()
-                    builders[slot] = nil
-                    condition.broadcast()
-                    condition.unlock()
+                do {
+                    let instance = try build()
+                    finish(own, at: slot, failure: nil)
+                    return instance
+                } catch {
+                    finish(own, at: slot, failure: error)
+                    throw error
                 }
-                return try build()
             }
             if let cycle = cycle(through: slot, chain: context.chain) {
                 condition.unlock()
@@ -54,7 +64,19 @@ final class ConstructionGate: @unchecked Sendable {
             waiters[context.chain] = slot
             condition.wait()
             waiters[context.chain] = nil
+            if let failure = awaited.failure {
+                condition.unlock()
+                throw ServiceError(failure.kind, resolutionPath: context.pathDescription)
+            }
         }
+    }
+
+    private func finish(_ build: Build, at slot: Slot, failure: ServiceError?) {
+        condition.lock()
+        build.failure = failure
+        builders[slot] = nil
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Follows "slot is built by chain, which waits for slot, ..." from `slot`; a cycle when it comes back to

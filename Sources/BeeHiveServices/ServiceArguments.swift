@@ -28,20 +28,20 @@ public struct ServiceArguments: Sendable, ExpressibleByArrayLiteral, Expressible
     /// The positional argument at `index`, of type `type`.
     public func argument<Value>(at index: Int, as type: Value.Type = Value.self) throws(ServiceError) -> Value {
         guard positional.indices.contains(index) else {
-            throw ServiceError(.missingArgument(service: service, argument: "#\(index)"))
+            throw ServiceError(.missingArgument(service: service, argument: .position(index)))
         }
-        return try cast(positional[index], argument: "#\(index)")
+        return try cast(positional[index], argument: .position(index))
     }
 
     /// The argument named `name`, of type `type`.
     public func argument<Value>(_ name: String, as type: Value.Type = Value.self) throws(ServiceError) -> Value {
         guard let value = named[name] else {
-            throw ServiceError(.missingArgument(service: service, argument: "'\(name)'"))
+            throw ServiceError(.missingArgument(service: service, argument: .name(name)))
         }
-        return try cast(value, argument: "'\(name)'")
+        return try cast(value, argument: .name(name))
     }
 
-    private func cast<Value>(_ value: any Sendable, argument: String) throws(ServiceError) -> Value {
+    private func cast<Value>(_ value: any Sendable, argument: ServiceArgument) throws(ServiceError) -> Value {
         guard let typed = value as? Value else {
             throw ServiceError(
                 .argumentTypeMismatch(

@@ -2,8 +2,8 @@
 /// involved and says what to do.
 public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
-        /// No registration for the service (and name).
-        case notRegistered(service: String)
+        /// No registration for the service, or for the service under `name` when the lookup gave one.
+        case notRegistered(service: String, name: String? = nil)
         /// The implementation's type name does not resolve to a type in this process.
         case implementationNotFound(service: String, implementation: String)
         /// The implementation type exists but the manager cannot create it: it does not conform to
@@ -16,9 +16,9 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The service needs itself, through the chain given (first and last elements are the same service).
         case cycle(chain: [String])
         /// The factory or initializer asked for an argument the lookup did not pass.
-        case missingArgument(service: String, argument: String)
+        case missingArgument(service: String, argument: ServiceArgument)
         /// The argument passed is not of the type the factory or initializer asked for.
-        case argumentTypeMismatch(service: String, argument: String, expected: String, actual: String)
+        case argumentTypeMismatch(service: String, argument: ServiceArgument, expected: String, actual: String)
         /// The service has weak scope, which only classes can have, and its implementation is not a class.
         case weakScopeNeedsClass(service: String, implementation: String)
         /// The factory or initializer threw an error of its own; `reason` is that error's description.
@@ -42,9 +42,12 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var message: String {
         switch kind {
-        case .notRegistered(let service):
+        case .notRegistered(let service, nil):
             "service \(service) is not registered: register it in code, annotate an implementation with "
                 + "BeeHiveService, or list it in a service configuration file"
+        case .notRegistered(let service, let name?):
+            "service \(service) named \"\(name)\" is not registered: register it under that name, or register the "
+                + "service with named scope to serve every name"
         case .implementationNotFound(let service, let implementation):
             "implementation type '\(implementation)' of service \(service) is not found in the process: check the "
                 + "name and that the object holding it is loaded (only top-level classes resolve by 'Module.Type'; "

@@ -40,15 +40,21 @@ extension ServiceManager: RecordConsumer {
         return []
     }
 
-    /// Why the implementation type of a registration made from a record cannot be used (not found, or not
-    /// `ServiceImplementation`), or nil when it can. Creates nothing.
-    package func implementationProblem(of token: Token) -> ServiceError? {
-        do {
-            _ = try token.registration.factory()
-            return nil
-        } catch {
-            return error
+    /// Why a registration made from a record cannot be used: its service protocol is not a type of this
+    /// process (`.unknownService`, which no lookup in code can reach), its implementation type is not found or
+    /// not `ServiceImplementation`. Empty when it can be used. Creates nothing.
+    package func problems(of token: Token) -> [ServiceError] {
+        let registration = token.registration
+        var found: [ServiceError] = []
+        if knownType(named: registration.key.service) == nil {
+            found.append(ServiceError(.unknownService(service: registration.key.service, source: registration.source)))
         }
+        do {
+            _ = try registration.factory()
+        } catch {
+            found.append(error)
+        }
+        return found
     }
 
     /// Takes in the service annotations of a registry update: registers the added records' services and

@@ -419,7 +419,7 @@ public final class ServiceManager: Sendable {
             let registration = try activeRegistration(in: list, path: path + [key])
             if registration.scope == .named { return (registration, found.2) }
         }
-        throw ServiceError(.notRegistered(service: key.description), resolutionPath: (path + [key]).map(\.description))
+        throw ServiceError(.notRegistered(service: key.service, name: key.name), resolutionPath: (path + [key]).map(\.description))
     }
 
     private func activeRegistration(in list: [Registration], path: [ServiceKey]) throws(ServiceError) -> Registration {
@@ -484,7 +484,7 @@ public final class ServiceManager: Sendable {
         return name
     }
 
-    private func knownType(named name: String) -> Any.Type? {
+    func knownType(named name: String) -> Any.Type? {
         if let known = state.withLock({ $0.knownTypes[name] }) { return known }
         guard let type = ServiceTypeName.type(named: name) else { return nil }
         state.withLock { $0.knownTypes[name] = type }

@@ -36,6 +36,25 @@ final class HostNeedsMissingModule: Module, @unchecked Sendable {
         #expect(hive.validateAnnotations().count == 4)
     }
 
+    /// A misspelt service protocol, with an implementation that exists: no lookup in code can reach the
+    /// service, so start fails naming the protocol, the object file and the record.
+    @Test func misspeltServiceProtocolFailsStartNamingObjectAndRecord() async throws {
+        let source = ScriptedSource()
+        let hive = Hive(registry: AnnotationRegistry(source: source))
+        let record = "beehive:1|service|BeeHiveIntegrationTests.HiveGreetr|BeeHiveIntegrationTests.HiveGreeterImpl"
+        source.enqueue(.loaded(ScriptedSource.object(1, "/app/lib/libProtocolTypo.so", [record])))
+        await #expect {
+            try await HiveHost(hive: hive).start()
+        } throws: { error in
+            guard case HiveError.invalidAnnotations(let problems) = error, problems.count == 1,
+                  case .registry(let diagnostic) = problems[0]
+            else { return false }
+            return diagnostic.kind == .unresolvedType(name: "BeeHiveIntegrationTests.HiveGreetr")
+                && diagnostic.objectPath == "/app/lib/libProtocolTypo.so" && diagnostic.record == record
+        }
+        #expect(!hive.modules.isStarted)
+    }
+
     @Test func logProblemsStartsWithoutTheBadAnnotations() async throws {
         let source = ScriptedSource()
         let hive = Hive(registry: AnnotationRegistry(source: source))

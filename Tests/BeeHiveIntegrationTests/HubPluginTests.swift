@@ -43,6 +43,7 @@ final class HubLoaderModule: Module, @unchecked Sendable {
 
 final class HubLoadedModule: HiveRecordingModule, @unchecked Sendable { override class var tag: String { "hub-plugin.loaded" } }
 final class HubCountedModule: HiveRecordingModule, @unchecked Sendable { override class var tag: String { "hub-count" } }
+final class HubStayingModule: HiveRecordingModule, @unchecked Sendable { override class var tag: String { "hub-staying" } }
 
 protocol HubPluginService: Sendable { func name() -> String }
 
@@ -121,6 +122,41 @@ final class HubServiceUserModule: Module, @unchecked Sendable {
         #expect(throws: HiveError.self) { try hive.unloadPlugin(atPath: library.path) }
     }
 
+    /// A plugin that stays mapped like a Swift plugin (a C plugin carrying the symbol by which `Plugin.load`
+    /// tells one) comes back when loaded again unchanged; once its file changed, loading it is a typed error
+    /// and its old module does not come back.
+    @Test func aStayingPluginWhoseFileChangedIsNotBroughtBack() async throws {
+        let built = try SystemTools.cPlugin(
+            "hub.c", defines: ["HUB_MODULE=BeeHiveIntegrationTests.HubStayingModule", "HUB_SWIFT_LIKE"])
+        let folder = try FixtureHost.temporaryDirectory("hub-changed")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = try SystemTools.copy(built, into: folder)
+        let hive = Hive(registry: AnnotationRegistry(source: OwnObjectsSource(library)))
+        try await HiveHost(hive: hive).start()
+        for _ in 0..<2 {
+            try hive.loadPlugin(atPath: library.path)
+            #expect(hive.modules.modules.map(\.name) == ["BeeHiveIntegrationTests.HubStayingModule"])
+            try hive.unloadPlugin(atPath: library.path)
+            #expect(hive.modules.modules.isEmpty)
+            #expect(Plugin.loadedIdentity(atPath: library.path) != nil, "the plugin should stay mapped")
+        }
+
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 3600)], ofItemAtPath: library.path)
+        for _ in 0..<2 {
+            #expect {
+                try hive.loadPlugin(atPath: library.path)
+            } throws: { error in
+                guard case HiveError.pluginChangedSinceUnloaded(let path) = error else { return false }
+                return path.hasSuffix("/" + library.lastPathComponent)
+            }
+            #expect(hive.modules.modules.isEmpty)
+        }
+        #expect(hive.diagnostics.count == 2)
+        #expect(hive.diagnostics.allSatisfy { if case .pluginChangedSinceUnloaded = $0 { true } else { false } })
+        #expect(hiveEvents.entries(withPrefix: "hub-staying.").filter { $0 == "setUp" }.count == 2)
+        #expect(throws: HiveError.self) { try hive.unloadPlugin(atPath: library.path) }
+    }
+
     @Test func emptyPathDirectoryAndNonELFAreTypedErrors() throws {
         let folder = try FixtureHost.temporaryDirectory("hub-bad-plugins")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -151,24 +187,34 @@ final class HubServiceUserModule: Module, @unchecked Sendable {
         #expect(!hive.services.canCreateService((any HubPluginService).self))
     }
 
-    /// A plugin whose record names no type, loaded and unloaded 10,000 times: the hive's memory stays bounded.
+    /// A plugin with three malformed records and a module record naming no type, loaded and unloaded 10,000
+    /// times: the registry's, the hive's and the module manager's histories keep their limits and count the
+    /// rest, and memory stays bounded.
     @Test func tenThousandLoadsOfABadPluginStayBounded() async throws {
-        let library = try Self.plugin(module: "NoSuchHubModule")
-        let hive = Hive(registry: AnnotationRegistry(source: OwnObjectsSource(library)), diagnosticLimit: 100)
+        let library = try SystemTools.cPlugin("hub.c", defines: ["HUB_MODULE=BeeHiveIntegrationTests.NoSuchHubModule", "HUB_MALFORMED"])
+        let registry = AnnotationRegistry(source: OwnObjectsSource(library), diagnosticLimit: 50)
+        let modules = ModuleManager(configuration: ModuleManager.Configuration(diagnosticLimit: 20))
+        let hive = Hive(registry: registry, modules: modules, diagnosticLimit: 100)
         try await HiveHost(hive: hive).start()
         func cycle(_ count: Int) throws {
             for _ in 0..<count {
-                #expect(try hive.loadPlugin(atPath: library.path).count == 1)
+                let found = try hive.loadPlugin(atPath: library.path)
+                #expect(found.count == 4, "\(found)")
                 try hive.unloadPlugin(atPath: library.path)
             }
         }
         try cycle(1000)
+        #expect(registry.diagnostics.count == 50)
         let before = try Self.residentBytes()
         try cycle(10_000)
         let growth = try Self.residentBytes() - before
         #expect(growth < 16 << 20, "resident memory grew by \(growth) bytes over 10,000 cycles")
+        #expect(registry.diagnostics.count == 50)
+        #expect(registry.droppedDiagnostics == 3 * 11_000 - 50)
         #expect(hive.diagnostics.count == 100)
-        #expect(hive.droppedDiagnostics == 11_000 - 100)
+        #expect(hive.droppedDiagnostics == 4 * 11_000 - 100)
+        #expect(modules.diagnostics.count == 20)
+        #expect(modules.droppedDiagnostics == 11_000 - 20)
     }
 
     static func residentBytes() throws -> Int {

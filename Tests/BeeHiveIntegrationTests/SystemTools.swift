@@ -1,5 +1,5 @@
+import BeeHiveLocks
 import Foundation
-import Synchronization
 
 /// The system tools the end-to-end tests drive (readelf, strip, llvm-objcopy, strace, the C compiler), and C
 /// plugins compiled with the system C compiler. Compiled plugins are cached for the test run, like fixture builds.
@@ -47,7 +47,9 @@ enum SystemTools {
         let buildID: Bool
     }
 
-    private static let libraries = Mutex<[CLibraryKey: URL]>([:])
+    /// `Locked` rather than `Mutex`: ThreadSanitizer cannot see `Mutex`'s contended wait on Linux and reports
+    /// tests that build plugins at once as racing.
+    private static let libraries = Locked<[CLibraryKey: URL]>([:])
     /// Beside the sources, gitignored like the fixture packages' build folders; rebuilt once per test run.
     private static let librariesFolder = FixtureBuilder.fixturesRoot.appending(path: "CPlugins/.build-c-plugins")
 

@@ -34,6 +34,37 @@ final class BlockingModule: Recording {
         #expect(manager.diagnostics.contains { if case .hookBlocked = $0.kind { return true } else { return false } })
     }
 
+    /// Three blocking reloads with room for two reports: the newest two are kept, the first is counted.
+    @Test func watchdogKeepsTheNewestReportsUpToItsLimit() throws {
+        let reported = Gate()
+        let (manager, _) = makeManager(
+            watchdogThreshold: .milliseconds(20), extra: [BlockingModule.reported.name: reported], watchdogReportLimit: 2,
+            onDiagnostic: { diagnostic in
+                if case .hookBlocked = diagnostic.kind { reported.open() }
+            })
+        try manager.register(BlockingModule.self)
+        try manager.start()
+        for _ in 0..<3 { try manager.trigger(.reload) }
+        let watchdog = try #require(manager.watchdog)
+        #expect(watchdog.reports.count == 2)
+        #expect(watchdog.droppedReports == 1)
+        #expect(watchdog.reportLimit == 2)
+    }
+
+    /// The manager keeps its newest diagnostics up to its limit and counts the rest.
+    @Test func diagnosticsKeepTheNewestUpToTheLimit() throws {
+        let (manager, _) = makeManager(diagnosticLimit: 2)
+        try manager.register(AlphaModule.self)
+        try manager.register(BetaModule.self)
+        for _ in 0..<4 { try manager.register(AlphaModule.self) }
+        try manager.register(BetaModule.self)
+        #expect(manager.droppedDiagnostics == 3)
+        let kept = manager.diagnostics.map(\.description)
+        #expect(kept.count == 2)
+        #expect(kept.first?.contains("AlphaModule") == true)
+        #expect(kept.last?.contains("BetaModule") == true)
+    }
+
     @Test func watchdogStaysQuietForQuickHooks() throws {
         let (manager, _) = makeManager(watchdogThreshold: .seconds(30))
         try manager.register(AlphaModule.self)

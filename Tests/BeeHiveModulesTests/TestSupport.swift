@@ -73,6 +73,8 @@ func makeManager(
     profiling: Bool = false,
     environment: [String: String] = [:],
     extra: [String: any Sendable] = [:],
+    diagnosticLimit: Int = 1000,
+    watchdogReportLimit: Int = 1000,
     onDiagnostic: (@Sendable (ModuleDiagnostic) -> Void)? = nil
 ) -> (ModuleManager, Recorder) {
     let recorder = Recorder()
@@ -81,7 +83,8 @@ func makeManager(
     let manager = ModuleManager(
         configuration: ModuleManager.Configuration(
             failurePolicy: failurePolicy, watchdogThreshold: watchdogThreshold, isProfilingEnabled: profiling,
-            launchOptions: LaunchOptions(arguments: ["test"], environment: environment), onDiagnostic: onDiagnostic),
+            launchOptions: LaunchOptions(arguments: ["test"], environment: environment), diagnosticLimit: diagnosticLimit,
+            watchdogReportLimit: watchdogReportLimit, onDiagnostic: onDiagnostic),
         config: ConfigStore(values))
     return (manager, recorder)
 }

@@ -193,6 +193,31 @@ private let broken = object(4, "/app/lib/libBroken.so", ["beehive:1|module|Broke
         #expect(registry.diagnostics.map(\.kind) == [.unknownVersion("beehive:9")], "diagnostics are a history")
     }
 
+    /// The history keeps the newest diagnostics up to its limit; a reader's cursor sees what it missed.
+    @Test func diagnosticsAreBoundedAndReadByCursor() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source, diagnosticLimit: 2)
+        var cursor = 0
+        for round in 0..<5 {
+            source.enqueue(.loaded(broken))
+            registry.refresh()
+            source.enqueue(.unloaded(broken.object))
+            registry.refresh()
+            if round == 0 {
+                let read = registry.diagnostics(from: cursor)
+                #expect(read.diagnostics.map(\.kind) == [.unknownVersion("beehive:9")] && read.missed == 0)
+                cursor = read.next
+            }
+        }
+        #expect(registry.diagnostics.count == 2)
+        #expect(registry.droppedDiagnostics == 3)
+        let read = registry.diagnostics(from: cursor)
+        #expect(read.diagnostics.count == 2)
+        #expect(read.missed == 2)
+        #expect(read.next == 5)
+        #expect(registry.diagnostics(from: read.next).diagnostics.isEmpty)
+    }
+
     @Test func concurrentRefreshesAndReadsSeeWholeObjects() async {
         let source = FakeAnnotationSource()
         let registry = AnnotationRegistry(source: source)

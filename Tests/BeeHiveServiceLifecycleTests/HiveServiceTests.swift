@@ -55,6 +55,15 @@ final class ServedPaymentsModule: AsyncModule {
     func tearDown(_ context: ModuleContext) async throws { servedLog.add("payments.tearDown") }
 }
 
+/// Its setUp sends the process SIGHUP: the signal arrives while the modules launch.
+final class ServedHangUpModule: Module {
+    func setUp(_ context: ModuleContext) throws {
+        kill(getpid(), SIGHUP)
+        servedLog.add("hangUp.setUp")
+    }
+    func tearDown(_ context: ModuleContext) throws { servedLog.add("hangUp.tearDown") }
+}
+
 struct PaymentsUnavailable: Error, CustomStringConvertible {
     var description: String { "payment provider unreachable" }
 }
@@ -125,6 +134,51 @@ struct WaitTimedOut: Error {
         }
         #expect(servedLog.all.last == "payments.tearDown")
         #expect(host.hive.modules.isStopped)
+    }
+
+    /// Run by `sighupDuringLaunchDoesNotKillAChildProcess` in a child process only: SIGHUP would end a
+    /// process whose signal sources are not armed yet, the test process included.
+    @Test func hangUpRaisedDuringLaunchInTheChild() async throws {
+        guard ServedLog.isChild else { return }
+        // An ignored signal stays ignored across exec: start from the default action, which ends the process.
+        signal(SIGHUP, SIG_DFL)
+        let host = try servedHost([ServedHangUpModule()])
+        let group = ServiceGroup(
+            configuration: .init(services: [.init(service: HiveService(host.serve))], gracefulShutdownSignals: [], logger: quiet))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            try await waitUntil("start") { host.hive.modules.isStarted }
+            try await host.hive.modules.waitForLaunch()
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        servedLog.add("group ended")
+    }
+
+    /// `serve` arms its signal sources before the first hook: a SIGHUP sent from a module's setUp does not
+    /// kill the process.
+    @Test func sighupDuringLaunchDoesNotKillAChildProcess() throws {
+        guard !ServedLog.isChild else { return }
+        let output = FileManager.default.temporaryDirectory.appending(path: "beehive-served-\(UUID().uuidString).out")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let child = Process()
+        child.executableURL = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath()
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "hangUpRaisedDuringLaunchInTheChild"]
+        child.environment = ProcessInfo.processInfo.environment.merging(["BEEHIVE_SERVED_HOST_CHILD": "1"]) { $1 }
+        child.standardOutput = try FileHandle(forWritingTo: output)
+        child.standardError = FileHandle.nullDevice
+        child.standardInput = FileHandle.nullDevice
+        try child.run()
+        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+        let deadline = ContinuousClock.now + .seconds(600)
+        while child.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(!child.isRunning, "the child did not end within 600 s")
+        guard !child.isRunning else { return }
+        let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        #expect(child.terminationReason == .exit && child.terminationStatus == 0, "\(printed)")
+        let lines = printed.split(separator: "\n").filter { $0.hasPrefix("served: ") }.map { String($0.dropFirst(8)) }
+        #expect(lines == ["hangUp.setUp", "hangUp.tearDown", "group ended"])
     }
 
     /// The same host in a child process, which SIGTERM shuts down.

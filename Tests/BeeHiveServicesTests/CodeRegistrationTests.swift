@@ -72,7 +72,7 @@ struct Greeting: Sendable {
         let manager = ServiceManager()
         manager.register(Greeting.self) { _, arguments in Greeting(text: try arguments.argument("name")) }
         let error = #expect(throws: ServiceError.self) { _ = try manager.resolve(Greeting.self) }
-        #expect(error?.kind == .missingArgument(service: "BeeHiveServicesTests.Greeting", argument: "'name'"))
+        #expect(error?.kind == .missingArgument(service: "BeeHiveServicesTests.Greeting", argument: .name("name")))
         #expect(error?.description.contains("needs argument 'name'") == true)
         #expect(error?.resolutionPath == ["BeeHiveServicesTests.Greeting"])
     }
@@ -84,7 +84,7 @@ struct Greeting: Sendable {
         #expect(
             error?.kind
                 == .argumentTypeMismatch(
-                    service: "BeeHiveServicesTests.Greeting", argument: "#0", expected: "Swift.String", actual: "Swift.Int"))
+                    service: "BeeHiveServicesTests.Greeting", argument: .position(0), expected: "Swift.String", actual: "Swift.Int"))
     }
 
     @Test func notRegisteredNamesTheService() {
@@ -103,7 +103,8 @@ struct Greeting: Sendable {
         let manager = ServiceManager()
         manager.register(HomeService.self, scope: .singleton) { _, _ in HomeServiceImpl() }
         let error = #expect(throws: ServiceError.self) { _ = try manager.resolve(HomeService.self, name: "main") }
-        #expect(error?.kind == .notRegistered(service: "BeeHiveServicesTests.HomeService named \"main\""))
+        #expect(error?.kind == .notRegistered(service: "BeeHiveServicesTests.HomeService", name: "main"))
+        #expect(error?.description.contains("BeeHiveServicesTests.HomeService named \"main\" is not registered") == true)
     }
 
     @Test func missingDependencyShowsTheResolutionPath() {

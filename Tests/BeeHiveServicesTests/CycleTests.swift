@@ -75,15 +75,19 @@ final class CycleNode: CycleA, CycleB, CycleC {
     }
 
     /// Thread 1 creates singleton A, which needs B; thread 2 creates singleton B, which needs A. Each must get a
-    /// cycle error instead of waiting forever for the other.
+    /// cycle error instead of waiting forever for the other, and each factory runs once: the thread left
+    /// waiting gets the failed creation's error rather than running that factory again.
     @Test func cycleSplitAcrossThreadsFailsInsteadOfDeadlocking() {
         let barrier = Barrier(parties: 2)
+        let runs = Locked<[String]>([])
         let manager = ServiceManager()
         manager.register(CycleA.self, scope: .singleton) { resolver, _ in
+            runs.withLock { $0.append("A") }
             barrier.arriveAndWait()
             return CycleNode(try resolver.resolve(CycleB.self))
         }
         manager.register(CycleB.self, scope: .singleton) { resolver, _ in
+            runs.withLock { $0.append("B") }
             barrier.arriveAndWait()
             return CycleNode(try resolver.resolve(CycleA.self))
         }
@@ -100,6 +104,7 @@ final class CycleNode: CycleA, CycleB, CycleC {
             return chain
         }
         #expect(chains.count == 2)
+        #expect(runs.withLock { $0 }.sorted() == ["A", "B"])
         for chain in chains {
             #expect(chain.first == chain.last)
             #expect(Set(chain) == [a, b])

@@ -66,6 +66,6 @@ import Testing
             return HomeServiceImpl()
         }
         #expect(
-            manager.validate().map(\.kind) == [.missingArgument(service: "BeeHiveServicesTests.Greeting", argument: "'name'")])
+            manager.validate().map(\.kind) == [.missingArgument(service: "BeeHiveServicesTests.Greeting", argument: .name("name"))])
     }
 }
