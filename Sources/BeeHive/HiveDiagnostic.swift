@@ -43,7 +43,7 @@ public enum HiveDiagnostic: Sendable, CustomStringConvertible {
         case .pluginChangedSinceUnloaded(let path):
             "plugin \(path) changed on disk since it was unloaded, but a Swift plugin stays mapped: this process still runs the build it loaded first; restart the process to run the new build"
         case .pluginConflict(let conflict):
-            "\(conflict); remove all but one, or lookups of it fail with a duplicate error"
+            "\(conflict); a first use loads only the first plugin (folders in the order added, files by name), and a second one loaded explicitly makes a duplicate: remove all but one"
         case .missingModuleDependency(let module, let dependency, let plugin):
             "module \(module) of plugin \(plugin) depends on module \(dependency), which no plugin or linked object provides; add the plugin that provides it, or it never starts"
         case .pluginRefused(let error): error.description
