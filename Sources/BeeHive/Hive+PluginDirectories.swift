@@ -24,6 +24,7 @@ extension Hive {
     /// `DeferredPluginError.Reason.askedInsideHook`, and loads nothing.
     ///
     /// - Parameters:
+    ///   - path: the plugin folder; its subfolders are not entered.
     ///   - cache: where the index is cached between runs; nil reads every plugin each time.
     ///   - trust: which owners and modes the folder, its plugins and the cache may have.
     /// - Returns: What is wrong with the folder's files, its cache and its declarations, and modules' plugins
