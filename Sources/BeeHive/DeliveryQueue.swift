@@ -21,6 +21,13 @@ final class DeliveryQueue: @unchecked Sendable {
     private var results: [UInt64: Result<[HiveDiagnostic], HiveError>] = [:]
     private var waiting: Set<UInt64> = []
 
+    /// Whether this thread is running a delivery (a hook called from it is).
+    var isDeliveringOnCurrentThread: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return deliverer.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+    }
+
     /// Runs `work` after everything queued before it and returns its result; nil when called from inside a
     /// delivery, which then runs it after the current one.
     func perform(_ work: @escaping Work) -> Result<[HiveDiagnostic], HiveError>? {

@@ -48,9 +48,11 @@ public final class Hive: Sendable {
     public let router: Router
     public let mediator: Mediator
 
-    private let logger: Logger
+    let logger: Logger
     private let state: Locked<State>
-    private let deliveries = DeliveryQueue()
+    let deliveries = DeliveryQueue()
+    /// The plugin folders added, and what their unloaded plugins declare (Hive+PluginDirectories.swift).
+    let pluginDirectories = PluginDirectories()
     /// Which record became which registration, per manager.
     private let serviceRecords = RecordLedger<ServiceManager>()
     private let routeRecords = RecordLedger<Router>()
@@ -308,7 +310,7 @@ public final class Hive: Sendable {
         return found
     }
 
-    private func record(_ found: [HiveDiagnostic]) {
+    func record(_ found: [HiveDiagnostic]) {
         guard !found.isEmpty else { return }
         for diagnostic in found {
             if diagnostic.isError {

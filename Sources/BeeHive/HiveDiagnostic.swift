@@ -12,12 +12,27 @@ public enum HiveDiagnostic: Sendable, CustomStringConvertible {
     /// an image, so the old build stays mapped; the hive refuses to bring it back (`loadPlugin` throws
     /// `HiveError.pluginChangedSinceUnloaded`). Restart the process to run the new build.
     case pluginChangedSinceUnloaded(path: String)
+    /// The same module, service, route or target is declared by two plugins of the added folders, or by a
+    /// plugin and a linked object; found from the index, before anything is loaded.
+    case pluginConflict(PluginConflict)
+    /// A module of a plugin folder depends on a module that no indexed plugin, linked object or code
+    /// registration provides: it would wait forever.
+    case missingModuleDependency(module: String, dependency: String, plugin: String)
+    /// A plugin file of an added folder that the trust policy refuses; it is left out.
+    case pluginRefused(PluginAccessError)
+    /// Something wrong with a plugin folder's index cache; the folder was read without it.
+    case pluginCache(PluginCacheDiagnostic)
+    /// A plugin that carries modules could not be loaded at launch.
+    case pluginUnavailable(DeferredPluginError)
 
     public var isError: Bool {
         switch self {
         case .registry(let diagnostic): diagnostic.severity == .error
         case .module(let diagnostic): diagnostic.severity == .error
-        case .service, .pluginChangedSinceUnloaded: true
+        case .service, .pluginChangedSinceUnloaded, .pluginConflict, .missingModuleDependency, .pluginRefused,
+            .pluginUnavailable:
+            true
+        case .pluginCache: false
         }
     }
 
@@ -28,6 +43,13 @@ public enum HiveDiagnostic: Sendable, CustomStringConvertible {
         case .service(let error): error.description
         case .pluginChangedSinceUnloaded(let path):
             "plugin \(path) changed on disk since it was unloaded, but a Swift plugin stays mapped, so this process can only run the build it loaded first: it was not loaded again; restart the process to run the new build"
+        case .pluginConflict(let conflict):
+            "\(conflict); a first use loads only the first plugin (folders in the order added, files by name), and a second one loaded explicitly makes a duplicate: remove all but one"
+        case .missingModuleDependency(let module, let dependency, let plugin):
+            "module \(module) of plugin \(plugin) depends on module \(dependency), which no plugin or linked object provides; add the plugin that provides it, or it never starts"
+        case .pluginRefused(let error): error.description
+        case .pluginCache(let diagnostic): diagnostic.description
+        case .pluginUnavailable(let error): error.description
         }
     }
 }

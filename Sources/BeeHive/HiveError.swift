@@ -16,6 +16,8 @@ public enum HiveError: Error, Sendable, CustomStringConvertible {
     case alreadyBootstrapped
     /// `HiveHost.start()` found annotations that are not in use (see `Hive.validateAnnotations()`).
     case invalidAnnotations([HiveDiagnostic])
+    /// A plugin folder cannot be read or is not trusted (see `Hive.addPluginDirectory(_:cache:trust:)`).
+    case pluginFolder(PluginAccessError)
 
     public var description: String {
         switch self {
@@ -25,6 +27,7 @@ public enum HiveError: Error, Sendable, CustomStringConvertible {
             HiveDiagnostic.pluginChangedSinceUnloaded(path: path).description
         case .modules(let error): error.description
         case .routing(let error): error.description
+        case .pluginFolder(let error): error.description
         case .invalidAnnotations(let problems):
             (["\(problems.count) annotation(s) cannot be used; fix the names in the annotations (or link the objects that define them), or start the host with startupCheck: .logProblems to run without them:"]
                 + problems.map { "  - \($0)" }).joined(separator: "\n")

@@ -40,11 +40,13 @@ public final class HiveHost: Sendable {
         self.logger = logger
     }
 
-    /// Registers what discovery found, checks it, and launches every module; returns once async inits and
+    /// Adds the plugin folders of `BEEHIVE_PLUGIN_PATH` (see `Hive.addPluginDirectories(fromEnvironment:cache:trust:)`),
+    /// registers what discovery found, checks it, and launches every module; returns once async inits and
     /// splash are done. Calling it again after it succeeded, or while it runs, does nothing; after a failure,
     /// it tries again (fix the problem first: register the missing module, load the plugin...).
     ///
-    /// - Throws: `HiveError.invalidAnnotations` listing every unusable annotation (unless `startupCheck` is
+    /// - Throws: `HiveError.pluginFolder` when a folder of `BEEHIVE_PLUGIN_PATH` cannot be used;
+    ///   `HiveError.invalidAnnotations` listing every unusable annotation (unless `startupCheck` is
     ///   `.logProblems`); `HiveError.modules` when the modules cannot start.
     public func start() async throws(HiveError) {
         let claimed = phase.withLock { phase in
@@ -63,6 +65,8 @@ public final class HiveHost: Sendable {
     }
 
     private func launch() async throws(HiveError) {
+        // Plugins that carry modules load here, before the modules start; the others on first use.
+        try hive.addPluginDirectories()
         let diagnostics = hive.refresh()
         let problems = hive.validateAnnotations()
         logger.info("starting modules", metadata: [

@@ -9,8 +9,9 @@ import Glibc
 /// It answers "who declares this?" from the indexes without loading anything, and `load(declaring:)` loads
 /// the one plugin that does. Before loading, the file is checked against its index entry: a plugin deleted
 /// or replaced since it was indexed is a typed error naming it, never a load of something the index did not
-/// read. The caller takes the plugin's records in afterwards (`AnnotationRegistry.refresh()`), as for any
-/// plugin.
+/// read. The loader given at init opens the file: by default `Plugin.load(atPath:)`, after which the caller
+/// takes the plugin's records in (`AnnotationRegistry.refresh()`), as for any plugin; the hub passes its own
+/// `loadPlugin`, which does both and counts the load.
 public final class DeferredPlugins: Sendable {
     /// How a plugin's first use went.
     public enum Outcome: Sendable, Hashable {
@@ -20,9 +21,12 @@ public final class DeferredPlugins: Sendable {
         case alreadyLoaded(path: String)
     }
 
+    /// Opens a plugin file and takes in its records.
+    public typealias Loader = @Sendable (_ path: String) throws(PluginError) -> Void
+
     private enum LoadState {
         case loading
-        case loaded(Plugin)
+        case loaded
         case failed(DeferredPluginError)
     }
 
@@ -34,9 +38,14 @@ public final class DeferredPlugins: Sendable {
     private let state = Locked(State())
     private let gate = LoadGate()
     private let trust: PluginTrustPolicy
+    private let loader: Loader
 
-    public init(_ indexes: [PluginIndex] = [], trust: PluginTrustPolicy = .strict) {
+    public init(
+        _ indexes: [PluginIndex] = [], trust: PluginTrustPolicy = .strict,
+        loader: @escaping Loader = { path throws(PluginError) in _ = try Plugin.load(atPath: path) }
+    ) {
         self.trust = trust
+        self.loader = loader
         for index in indexes { add(index) }
     }
 
@@ -90,20 +99,23 @@ public final class DeferredPlugins: Sendable {
             }
         }
         // No lock is held here: loading runs the plugin's constructors, which may ask for other plugins.
-        let result = Result { () throws(DeferredPluginError) in try Self.open(plugin, for: identity, trust: trust) }
+        let result = Result { () throws(DeferredPluginError) in try Self.open(plugin, for: identity, trust: trust, loader: loader) }
         gate.withLock { _ in
             state.withLock { state in
                 switch result {
-                case .success(let loaded): state.loads[path] = .loaded(loaded)
+                case .success: state.loads[path] = .loaded
                 case .failure(let error): state.loads[path] = .failed(error)
                 }
             }
             gate.broadcast()
         }
-        return try .loaded(path: result.get().path)
+        try result.get()
+        return .loaded(path: path)
     }
 
-    private static func open(_ plugin: IndexedPlugin, for identity: RecordIdentity, trust: PluginTrustPolicy) throws(DeferredPluginError) -> Plugin {
+    private static func open(
+        _ plugin: IndexedPlugin, for identity: RecordIdentity, trust: PluginTrustPolicy, loader: Loader
+    ) throws(DeferredPluginError) {
         var status = stat()
         guard stat(plugin.path, &status) == 0 else {
             throw DeferredPluginError(path: plugin.path, requested: identity, reason: .vanished)
@@ -115,7 +127,7 @@ public final class DeferredPlugins: Sendable {
             throw DeferredPluginError(path: plugin.path, requested: identity, reason: .changedSinceIndexed)
         }
         do {
-            return try Plugin.load(atPath: plugin.path)
+            try loader(plugin.path)
         } catch {
             throw DeferredPluginError(path: plugin.path, requested: identity, reason: .loadFailed(error))
         }
@@ -131,6 +143,9 @@ public struct DeferredPluginError: Error, Sendable, Hashable, CustomStringConver
         case changedSinceIndexed
         case refused(PluginAccessError)
         case loadFailed(PluginError)
+        /// Asked for from inside a module hook that the hub is running (a module catching up after a plugin
+        /// load), where a plugin's records cannot be registered before the hook returns. Nothing was loaded.
+        case askedInsideHook
     }
 
     public let path: String
@@ -151,6 +166,8 @@ public struct DeferredPluginError: Error, Sendable, Hashable, CustomStringConver
         case .changedSinceIndexed: "\(prefix): the file changed since the folder was indexed; index the folder again"
         case .refused(let error): "\(prefix): \(error)"
         case .loadFailed(let error): "\(prefix): \(error.reason)"
+        case .askedInsideHook:
+            "\(prefix): asked from inside a module hook that the hive is running, where a plugin's records cannot be registered until the hook returns; ask after the hook, or load the plugin with Hive.loadPlugin(atPath:) beforehand"
         }
     }
 }

@@ -46,6 +46,9 @@ public final class Mediator: Sendable {
     /// What `apply(_:)` registered from records; the hub keeps its own.
     private let ledger = RecordLedger<Mediator>()
     private let logger: Logger
+    /// Asked, by target name, when no target is registered under a name (Mediator+Deferred.swift); the hub
+    /// sets it.
+    package let deferred = Locked<DeferredLookup<String>?>(nil)
 
     public init(
         scheme: String? = nil, localOnlyActionPrefix: String? = "native", decodesPlusSymbols: Bool = true,
@@ -87,7 +90,7 @@ public final class Mediator: Sendable {
 
     /// Whether a call would reach an action (the fallback does not count).
     public func canPerform(target: String, action: String) -> Bool {
-        guard let entry = state.withLock({ $0.targets[target]?.first }) else { return false }
+        guard let entry = state.withLock({ $0.targets[target]?.first }) else { return declaresDeferredTarget(target) }
         return entry.hasAction(action)
     }
 
@@ -105,7 +108,10 @@ public final class Mediator: Sendable {
 
     @discardableResult
     public func perform(target: String, action: String, parameters: RouteParameters) throws(MediatorError) -> (any Sendable)? {
-        let (entry, fallback) = state.withLock { ($0.targets[target]?.first, $0.fallback) }
+        var (entry, fallback) = state.withLock { ($0.targets[target]?.first, $0.fallback) }
+        if entry == nil, try loadDeferredTarget(target) {
+            entry = state.withLock { $0.targets[target]?.first }
+        }
         guard let entry else {
             return try miss(.unknownTarget(target: target, action: action, parameters: parameters), fallback: fallback)
         }

@@ -1,3 +1,5 @@
+import BeeHiveRegistry
+
 /// Why a mediator call failed.
 public enum MediatorError: Error, Sendable, CustomStringConvertible {
     /// No target is registered under this name, and no fallback is set.
@@ -12,6 +14,9 @@ public enum MediatorError: Error, Sendable, CustomStringConvertible {
     case localOnlyAction(target: String, action: String, prefix: String)
     /// The action returned something else than the type asked for.
     case unexpectedResult(target: String, action: String, expected: String, actual: String)
+    /// A plugin of a plugin folder declares the target, but could not be loaded at its first use; the error
+    /// names the plugin file and says why.
+    case pluginUnavailable(DeferredPluginError)
 
     public var description: String {
         switch self {
@@ -27,6 +32,8 @@ public enum MediatorError: Error, Sendable, CustomStringConvertible {
             "mediator: action '\(action)' of target '\(target)' starts with '\(prefix)' and can only be performed in code, not by URL"
         case .unexpectedResult(let target, let action, let expected, let actual):
             "mediator: action '\(action)' of target '\(target)' returned \(actual), not \(expected)"
+        case .pluginUnavailable(let error):
+            "mediator: \(error)"
         }
     }
 }

@@ -64,6 +64,8 @@ public final class Router: Sendable {
     /// What `apply(_:)` registered from records; the hub keeps its own.
     let ledger = RecordLedger<Router>()
     let logger: Logger
+    /// Asked, by URL, when no route handles it (Router+Deferred.swift); the hub sets it.
+    package let deferred = Locked<DeferredLookup<String>?>(nil)
 
     public init(
         configuration: RouterConfiguration = RouterConfiguration(),
@@ -348,7 +350,7 @@ public final class Router: Sendable {
     public func canRoute(_ url: String) -> Bool {
         let snapshot = snapshot(for: url)
         let parsed = snapshot.configuration.read(url)
-        return snapshot.primary.matches(parsed) || snapshot.fallback?.matches(parsed) == true
+        return snapshot.primary.matches(parsed) || snapshot.fallback?.matches(parsed) == true || declaresDeferredRoute(for: url)
     }
 
     /// The route a URL matches first and the parameters its handler would receive, without running handlers
@@ -396,6 +398,10 @@ public final class Router: Sendable {
                 }
             }
             if let match = resolve(parsed, in: snapshot, caller: caller, runningHandlers: true) {
+                return .handled(match)
+            }
+            if try loadDeferredRoute(for: current),
+               let match = resolve(parsed, in: self.snapshot(for: current), caller: caller, runningHandlers: true) {
                 return .handled(match)
             }
             let request = Self.request(for: parsed, caller: caller, redirects: redirects, plusAsSpace: plusAsSpace)

@@ -1,3 +1,5 @@
+import BeeHiveRegistry
+
 /// Why a service could not be registered, found or created. The message names the service and implementation
 /// involved and says what to do.
 public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -28,6 +30,9 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The service named by a configuration file or annotation (first at `source`) is not a type of this
         /// process: a misspelt or unlinked protocol, which no lookup in code can ever reach.
         case unknownService(service: String, source: ServiceSource)
+        /// A plugin of a plugin folder declares the service, but could not be loaded at its first use; the
+        /// error names the plugin file and says why.
+        case pluginUnavailable(DeferredPluginError)
     }
 
     public let kind: Kind
@@ -79,6 +84,8 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownService(let service, let source):
             "service \(service), registered from \(source), is not a type of this process: check the protocol's "
                 + "spelling and that its module is linked (use 'Module.Protocol')"
+        case .pluginUnavailable(let error):
+            error.description
         }
     }
 

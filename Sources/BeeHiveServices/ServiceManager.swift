@@ -23,6 +23,8 @@ public final class ServiceManager: Sendable {
     let ledger = RecordLedger<ServiceManager>()
     /// Services registered with an `async` factory (ServiceManager+Async.swift).
     let asyncRegistrations = AsyncRegistrations()
+    /// Asked when a lookup finds no registration (ServiceManager+Deferred.swift); the hub sets it.
+    package let deferred = Locked<DeferredLookup<RecordIdentity>?>(nil)
 
     private struct State {
         /// Every registration of each service, in registration order.
@@ -191,7 +193,9 @@ public final class ServiceManager: Sendable {
     public func canCreateService<Service>(_ service: Service.Type, name: String? = nil) -> Bool {
         if cachedInstance(of: service, name: name) != nil { return true }
         let key = ServiceKey(service: typeName(of: service), name: name)
-        guard let found = try? activeRegistration(for: key, path: []) else { return false }
+        guard let found = try? activeRegistration(for: key, path: [], consultsDeferred: false) else {
+            return deferredIdentity(of: key) != nil
+        }
         return (try? found.registration.factory()) != nil
     }
 
@@ -406,8 +410,10 @@ public final class ServiceManager: Sendable {
 
     /// The registration lookups of `key` use. A lookup with a name falls back to the service's unnamed
     /// registration when that one has named scope: it serves every name.
+    /// With `consultsDeferred`, a service that is not registered but declared by a plugin not loaded yet loads
+    /// that plugin and is looked up once more.
     private func activeRegistration(
-        for key: ServiceKey, path: [ServiceKey]
+        for key: ServiceKey, path: [ServiceKey], consultsDeferred: Bool = true
     ) throws(ServiceError) -> (registration: Registration, generation: UInt64) {
         let found = state.withLock { state in
             (state.registrations[key], key.name == nil ? nil : state.registrations[ServiceKey(service: key.service, name: nil)], state.generation)
@@ -418,6 +424,9 @@ public final class ServiceManager: Sendable {
         if let list = found.1 {
             let registration = try activeRegistration(in: list, path: path + [key])
             if registration.scope == .named { return (registration, found.2) }
+        }
+        if consultsDeferred, try loadDeferred(key, path: path) {
+            return try activeRegistration(for: key, path: path, consultsDeferred: false)
         }
         throw ServiceError(.notRegistered(service: key.service, name: key.name), resolutionPath: (path + [key]).map(\.description))
     }

@@ -1,0 +1,164 @@
+import BeeHiveRegistry
+import BeeHiveRouter
+import BeeHiveServices
+import Foundation
+
+/// Plugin folders: every plugin of a folder is known from its index without being loaded, and is loaded the
+/// first time something it declares is asked for.
+extension Hive {
+    /// The environment variable listing plugin folders, separated by colons, that `HiveHost` adds at launch.
+    public static let pluginPathVariable = "BEEHIVE_PLUGIN_PATH"
+
+    /// Indexes the shared objects of `path` offline (no `dlopen`, none of their code runs) and registers what
+    /// they declare as deferred: the first lookup of one of their services (`resolve`, `createService`), the
+    /// first URL that no loaded route handles but one of their routes matches, or the first call to one of
+    /// their targets loads that plugin through `loadPlugin(atPath:)`, exactly once however many threads ask,
+    /// then answers. `canCreateService`, `canRoute` and `canPerform` answer from the index without loading.
+    ///
+    /// A plugin that carries modules is loaded now, so that its modules start with the others: add folders
+    /// before the host starts. Conflicts between plugins (or with linked objects) and module dependencies
+    /// that nothing provides are reported before anything is loaded. Adding a folder again does nothing.
+    ///
+    /// A first use from inside a module hook that the hive runs (a module catching up after a plugin load)
+    /// cannot load a plugin, since its records would arrive only after the hook: it fails with
+    /// `DeferredPluginError.Reason.askedInsideHook`, and loads nothing.
+    ///
+    /// - Parameters:
+    ///   - path: the plugin folder; its subfolders are not entered.
+    ///   - cache: where the index is cached between runs; nil reads every plugin each time.
+    ///   - trust: which owners and modes the folder, its plugins and the cache may have.
+    /// - Returns: What is wrong with the folder's files, its cache and its declarations, and modules' plugins
+    ///   that could not load; they are in `diagnostics` as well.
+    /// - Throws: `HiveError.pluginFolder` when the folder cannot be read or is not trusted.
+    @discardableResult
+    public func addPluginDirectory(
+        _ path: String, cache: PluginIndexCache? = .standard(), trust: PluginTrustPolicy = .strict
+    ) throws(HiveError) -> [HiveDiagnostic] {
+        let index: PluginIndex
+        do {
+            index = try PluginIndex.build(folder: path, cache: cache, trust: trust)
+        } catch {
+            throw .pluginFolder(error)
+        }
+        let earlier = pluginDirectories.folders.map(\.index)
+        guard !earlier.contains(where: { $0.folder == index.folder }) else { return [] }
+        let plugins = DeferredPlugins([index], trust: trust) { [weak self] path throws(PluginError) in
+            guard let self else {
+                throw PluginError(path: path, operation: .load, kind: .loaderFailed, reason: "its hive is gone")
+            }
+            do throws(HiveError) {
+                try loadPlugin(atPath: path)
+            } catch .plugin(let error) {
+                throw error
+            } catch {
+                throw PluginError(path: path, operation: .load, kind: .loaderFailed, reason: error.description)
+            }
+        }
+        guard pluginDirectories.add(.init(index: index, plugins: plugins), routerConfiguration: router.configuration) else {
+            return []
+        }
+        installDeferredLookups()
+        registry.refresh()
+        let linked = registry.records
+        var found = index.problems.map(HiveDiagnostic.registry) + index.refused.map(HiveDiagnostic.pluginRefused)
+            + index.cacheDiagnostics.map(HiveDiagnostic.pluginCache)
+        found += index.conflicts(with: earlier.flatMap { $0.plugins.flatMap(\.records) } + linked).map(HiveDiagnostic.pluginConflict)
+        found += Self.missingDependencies(of: index, among: earlier, linked: linked, registered: modules.modules.map(\.name))
+        record(found)
+        logger.info("added plugin folder", metadata: ["folder": "\(index.folder)", "plugins": "\(index.plugins.count)"])
+        // Modules take part in the launch order, so their plugins load now rather than on first use.
+        for plugin in index.plugins {
+            guard let module = plugin.records.first(where: { $0.kind == .module }) else { continue }
+            do throws(DeferredPluginError) {
+                _ = try plugins.load(declaring: module.identity)
+                pluginDirectories.loaded(plugin)
+            } catch {
+                let failure = HiveDiagnostic.pluginUnavailable(error)
+                record([failure])
+                found.append(failure)
+            }
+        }
+        return found
+    }
+
+    /// Adds each folder listed in `BEEHIVE_PLUGIN_PATH` (colon-separated; empty entries are skipped), as
+    /// `addPluginDirectory(_:cache:trust:)` does. `HiveHost` calls it at launch, before the modules start.
+    ///
+    /// - Throws: `HiveError.pluginFolder` for the first folder that cannot be read or is not trusted; the
+    ///   folders before it are added.
+    @discardableResult
+    public func addPluginDirectories(
+        fromEnvironment environment: [String: String] = ProcessInfo.processInfo.environment,
+        cache: PluginIndexCache? = .standard(), trust: PluginTrustPolicy = .strict
+    ) throws(HiveError) -> [HiveDiagnostic] {
+        guard let list = environment[Self.pluginPathVariable] else { return [] }
+        var found: [HiveDiagnostic] = []
+        for folder in list.split(separator: ":", omittingEmptySubsequences: true) {
+            found += try addPluginDirectory(String(folder), cache: cache, trust: trust)
+        }
+        return found
+    }
+
+    /// Lets each manager ask the plugin folders on a miss; done once.
+    private func installDeferredLookups() {
+        services.deferred.withLock { lookup in
+            guard lookup == nil else { return }
+            lookup = DeferredLookup(
+                declares: { [weak self] key in self?.pluginDirectories.service(key) != nil },
+                provide: { [weak self] key throws(DeferredPluginError) in
+                    try self?.provideDeferred(self?.pluginDirectories.service(key)) ?? false
+                })
+        }
+        router.deferred.withLock { lookup in
+            guard lookup == nil else { return }
+            lookup = DeferredLookup(
+                declares: { [weak self] url in self?.pluginDirectories.route(matching: url) != nil },
+                provide: { [weak self] url throws(DeferredPluginError) in
+                    try self?.provideDeferred(self?.pluginDirectories.route(matching: url)) ?? false
+                })
+        }
+        mediator.deferred.withLock { lookup in
+            guard lookup == nil else { return }
+            lookup = DeferredLookup(
+                declares: { [weak self] name in self?.pluginDirectories.target(named: name) != nil },
+                provide: { [weak self] name throws(DeferredPluginError) in
+                    try self?.provideDeferred(self?.pluginDirectories.target(named: name)) ?? false
+                })
+        }
+    }
+
+    /// Loads the plugin declaring `identity` (once), which registers its records; false when no plugin of
+    /// the folders declares it.
+    private func provideDeferred(_ identity: RecordIdentity?) throws(DeferredPluginError) -> Bool {
+        guard let identity, let (plugins, plugin) = pluginDirectories.owner(of: identity) else { return false }
+        // From a hook the hive runs, the plugin's records would be registered only after the hook returns.
+        if deliveries.isDeliveringOnCurrentThread, !plugins.loadedPaths.contains(plugin.path) {
+            throw DeferredPluginError(path: plugin.path, requested: identity, reason: .askedInsideHook)
+        }
+        if case .loaded = try plugins.load(declaring: identity) {
+            logger.info("loaded plugin on first use", metadata: ["path": "\(plugin.path)", "for": "\(identity)"])
+            pluginDirectories.loaded(plugin)
+        }
+        return true
+    }
+
+    /// Dependencies of the folder's modules that no indexed plugin, linked object or registered module provides.
+    private static func missingDependencies(
+        of index: PluginIndex, among earlier: [PluginIndex], linked: [AnnotationRecord], registered: [String]
+    ) -> [HiveDiagnostic] {
+        var provided = Set(registered)
+        for record in ([index] + earlier).flatMap({ $0.plugins.flatMap(\.records) }) + linked {
+            if case .module(let module) = record.payload { provided.insert(module.typeName) }
+        }
+        var found: [HiveDiagnostic] = []
+        for plugin in index.plugins {
+            for record in plugin.records {
+                guard case .module(let module) = record.payload else { continue }
+                for dependency in module.dependencies where !provided.contains(dependency) {
+                    found.append(.missingModuleDependency(module: module.typeName, dependency: dependency, plugin: plugin.path))
+                }
+            }
+        }
+        return found
+    }
+}

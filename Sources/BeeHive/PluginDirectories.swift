@@ -1,0 +1,90 @@
+import BeeHiveLocks
+import BeeHiveRegistry
+import BeeHiveRouter
+import BeeHiveServices
+
+/// The plugin folders of a hive: each folder's index with the `DeferredPlugins` that loads its plugins, and
+/// what those plugins declare in the forms the managers ask by (a service key, a URL, a target name).
+final class PluginDirectories: Sendable {
+    struct Folder: Sendable {
+        let index: PluginIndex
+        let plugins: DeferredPlugins
+    }
+
+    private struct State {
+        var folders: [Folder] = []
+        /// By the identity a service lookup asks with (see `ServiceManager.deferredIdentity(of:)`).
+        var services: [RecordIdentity: RecordIdentity] = [:]
+        var targets: [String: RecordIdentity] = [:]
+        var routes: [RouteID: RecordIdentity] = [:]
+        var routeIdentities: Set<RecordIdentity> = []
+    }
+
+    private let state = Locked(State())
+    /// The declared routes as placeholders: which declared route a URL reaches, found the way the hive's
+    /// router finds it, without loading anything.
+    private let routes = Router()
+
+    var folders: [Folder] { state.withLock { $0.folders } }
+
+    /// Adds a folder's index; false when that folder was added already. A declaration keeps the first plugin
+    /// declaring it.
+    func add(_ folder: Folder, routerConfiguration: RouterConfiguration) -> Bool {
+        let added = state.withLock { state in
+            guard !state.folders.contains(where: { $0.index.folder == folder.index.folder }) else { return false }
+            state.folders.append(folder)
+            for record in folder.index.plugins.flatMap(\.records) {
+                switch record.payload {
+                case .service(let service):
+                    let key = ServiceManager.deferredIdentity(of: service)
+                    if state.services[key] == nil { state.services[key] = record.identity }
+                case .target(let target):
+                    if state.targets[target.name] == nil { state.targets[target.name] = record.identity }
+                case .route, .module:
+                    break
+                }
+            }
+            return true
+        }
+        guard added else { return false }
+        routes.configuration = routerConfiguration
+        for record in folder.index.plugins.flatMap(\.records) {
+            guard case .route(let route) = record.payload,
+                  state.withLock({ $0.routeIdentities.insert(record.identity).inserted }),
+                  // A pattern the router refuses is reported when its plugin loads and the record is refused.
+                  let id = try? routes.addRoute(route.pattern, scheme: route.scheme, priority: route.priority)
+            else { continue }
+            state.withLock { $0.routes[id] = record.identity }
+        }
+        return true
+    }
+
+    func service(_ lookup: RecordIdentity) -> RecordIdentity? { state.withLock { $0.services[lookup] } }
+
+    func target(named name: String) -> RecordIdentity? { state.withLock { $0.targets[name] } }
+
+    func route(matching url: String) -> RecordIdentity? {
+        guard let match = routes.match(url) else { return nil }
+        return state.withLock { $0.routes[match.route.id] }
+    }
+
+    /// Drops the route placeholders of a loaded plugin: its own routes answer now, and a URL its handlers
+    /// decline must not run them twice.
+    func loaded(_ plugin: IndexedPlugin) {
+        let identities = Set(plugin.records.map(\.identity))
+        let ids = state.withLock { state in
+            let ids = state.routes.filter { identities.contains($0.value) }.map(\.key)
+            for id in ids { state.routes[id] = nil }
+            return ids
+        }
+        for id in ids { _ = routes.removeRoute(id) }
+    }
+
+    /// The folder whose plugin declares `identity`, and that plugin.
+    func owner(of identity: RecordIdentity) -> (plugins: DeferredPlugins, plugin: IndexedPlugin)? {
+        for folder in folders {
+            if let plugin = folder.plugins.plugin(declaring: identity) { return (folder.plugins, plugin) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,71 @@
+import Synchronization
+import BeeHiveRegistry
+import BeeHiveRouter
+import Testing
+
+/// The hooks the hub installs for plugin folders in the router and the mediator: asked only on a miss.
+@Suite struct DeferredRouteAndTargetLookupTests {
+    @Test func anUnmatchedURLLoadsTheRoutesOnceAndCanRouteLoadsNothing() throws {
+        let router = Router()
+        let loads = Mutex(0)
+        router.deferred.withLock {
+            $0 = DeferredLookup(
+                declares: { $0.hasPrefix("/late/") },
+                provide: { url throws(DeferredPluginError) in
+                    guard url.hasPrefix("/late/") else { return false }
+                    loads.withLock { $0 += 1 }
+                    _ = try? router.addRoute("/late/:id")
+                    return true
+                })
+        }
+        #expect(router.canRoute("/late/1"))
+        #expect(!router.canRoute("/other"))
+        #expect(loads.withLock { $0 } == 0)
+        guard case .handled(let match) = try router.route("/late/1") else {
+            Issue.record("not handled")
+            return
+        }
+        #expect(match.parameters["id"] == "1")
+        #expect(try router.route("/late/2").isHandled)
+        #expect(loads.withLock { $0 } == 1)
+        #expect(try !router.route("/other").isHandled)
+    }
+
+    @Test func aRouteWhosePluginCannotLoadIsATypedError() {
+        let router = Router()
+        router.deferred.withLock {
+            $0 = DeferredLookup(
+                declares: { _ in true },
+                provide: { _ throws(DeferredPluginError) in
+                    throw DeferredPluginError(
+                        path: "/plugins/liblate.so", requested: RecordIdentity(kind: .route, name: "/late/:id"), reason: .changedSinceIndexed)
+                })
+        }
+        #expect(throws: RoutingError.pluginUnavailable(
+            DeferredPluginError(path: "/plugins/liblate.so", requested: RecordIdentity(kind: .route, name: "/late/:id"), reason: .changedSinceIndexed))) {
+            try router.route("/late/1")
+        }
+    }
+
+    @Test func anUnknownTargetLoadsItsPluginOnceAndCanPerformLoadsNothing() throws {
+        let mediator = Mediator()
+        let loads = Mutex(0)
+        mediator.deferred.withLock {
+            $0 = DeferredLookup(
+                declares: { $0 == "shop" },
+                provide: { name throws(DeferredPluginError) in
+                    guard name == "shop" else { return false }
+                    loads.withLock { $0 += 1 }
+                    mediator.register(ShopTarget.self, as: "shop")
+                    return true
+                })
+        }
+        #expect(mediator.canPerform(target: "shop", action: "detail"))
+        #expect(!mediator.canPerform(target: "cart", action: "detail"))
+        #expect(loads.withLock { $0 } == 0)
+        #expect(try mediator.perform(target: "shop", action: "detail", parameters: ["id": "4"]) as? String == "item 4")
+        #expect(try mediator.perform(target: "shop", action: "detail", parameters: ["id": "5"]) as? String == "item 5")
+        #expect(loads.withLock { $0 } == 1)
+        #expect(throws: MediatorError.self) { try mediator.perform(target: "cart", action: "detail") }
+    }
+}
