@@ -1,14 +1,14 @@
 /// What a match read from its URL, kept as component indices and decoded only when a value is asked for: a
-/// handler that declines without looking costs one allocation (this object; up to four captures are stored
-/// inline), not a dictionary and a string per value.
+/// handler that declines without looking costs one allocation (this object; up to eight captures, as many as
+/// the URL keeps inline, are stored inline), not a dictionary and a string per value.
 final class MatchedURL: Sendable {
     private let url: RouteURL
     /// The matched expansion's variables, in path order.
     private let variableNames: [String]
     private let wildcardStart: Int?
     private let plusAsSpace: Bool
-    /// The index of the component each variable captured: inline when there are at most four, else all spilled.
-    private let inlineCaptures: (Int, Int, Int, Int)
+    /// The index of the component each variable captured: inline when there are at most eight, else all spilled.
+    private let inlineCaptures: (Int, Int, Int, Int, Int, Int, Int, Int)
     private let spilledCaptures: [Int]
 
     init(_ url: RouteURL, variableNames: [String], captures: UnsafeBufferPointer<Int>, wildcardStart: Int?, plusAsSpace: Bool) {
@@ -17,8 +17,8 @@ final class MatchedURL: Sendable {
         self.wildcardStart = wildcardStart
         self.plusAsSpace = plusAsSpace
         func capture(_ position: Int) -> Int { position < captures.count ? captures[position] : 0 }
-        inlineCaptures = (capture(0), capture(1), capture(2), capture(3))
-        spilledCaptures = captures.count > 4 ? Array(captures) : []
+        inlineCaptures = (capture(0), capture(1), capture(2), capture(3), capture(4), capture(5), capture(6), capture(7))
+        spilledCaptures = captures.count > 8 ? Array(captures) : []
     }
 
     /// The value of a route variable, else of the query items with this name (every value when repeated).

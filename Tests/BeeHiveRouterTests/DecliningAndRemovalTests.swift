@@ -138,7 +138,8 @@ import Testing
     @Test func parametersReadFromTheURLOnDemandBehaveLikeStoredOnes() throws {
         let router = Router()
         let seen = Mutex<[RouteParameters]>([])
-        for pattern in ["/p/:a/:b/:c/:d/:e/*", "/p/:a/:b/:c/:d/:e/*"] {
+        // Five variables are kept inline, nine spill.
+        for pattern in ["/p/:a/:b/:c/:d/:e/*", "/p/:a/:b/:c/:d/:e/:v6/:v7/:v8/:v9", "/p/:a/:b/:c/:d/:e/*"] {
             try router.addRoute(pattern) { parameters in
                 seen.withLock { $0.append(parameters) }
                 return seen.withLock { $0.count } == 2
@@ -148,6 +149,10 @@ import Testing
         #expect(result.isHandled)
         let all = seen.withLock { $0 }
         #expect(all.count == 2)
+        seen.withLock { $0 = [] }
+        let spilled = try #require(try router.route("app://p/1/2/3/4/5/6/7/8/9?v9=query").match?.parameters)
+        #expect(["a", "b", "c", "d", "e", "v6", "v7", "v8", "v9"].map { spilled[$0] } == (1...9).map { "\($0)" })
+        #expect(spilled.count == 12)
         for parameters in all {
             #expect(parameters["a"] == "1")
             #expect(parameters["c"] == "caller")
