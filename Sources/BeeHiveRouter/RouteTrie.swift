@@ -159,41 +159,49 @@ struct RouteTrie: Sendable {
         let wildcardStart: Int?
     }
 
-    /// The next entry of each hit, best ranked on top.
+    /// The next entry of each hit, best ranked on top. The heap holds hit indices and compares copied ranks, so
+    /// reordering it moves and retains nothing.
     private struct CandidateHeap {
-        private struct Item {
-            let entry: RouteEntry
-            let hit: Int
-            var position: RouteList.Position
-        }
-
         private let hits: [Hit]
-        private var items: [Item] = []
+        /// Per hit: its list's next entry (nil once the list is read out), that entry's rank, and where the
+        /// reading of its list stands.
+        private var entries: [RouteEntry?] = []
+        private var ranks: [RouteRank] = []
+        private var positions: [RouteList.Position] = []
+        private var heap: [Int] = []
 
         init(_ hits: [Hit]) {
             self.hits = hits
-            items.reserveCapacity(hits.count)
+            entries.reserveCapacity(hits.count)
+            ranks.reserveCapacity(hits.count)
+            positions.reserveCapacity(hits.count)
+            heap.reserveCapacity(hits.count)
             for (index, hit) in hits.enumerated() {
                 var position = RouteList.Position()
-                if let entry = hit.routes.next(from: &position) { items.append(Item(entry: entry, hit: index, position: position)) }
+                let entry = hit.routes.next(from: &position)
+                entries.append(entry)
+                ranks.append(entry?.rank ?? RouteRank(priority: 0, order: 0))
+                positions.append(position)
+                if entry != nil { heap.append(index) }
             }
-            for index in stride(from: items.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+            for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
         }
 
         /// The best ranked entry left, with its hit; its list's next entry takes its place.
         mutating func popFirst() -> (RouteEntry, Hit)? {
-            guard let top = items.first else { return nil }
-            let hit = hits[top.hit]
-            var position = top.position
-            if let next = hit.routes.next(from: &position) {
-                items[0] = Item(entry: next, hit: top.hit, position: position)
+            guard let top = heap.first, let entry = entries[top] else { return nil }
+            let hit = hits[top]
+            if let next = hit.routes.next(from: &positions[top]) {
+                entries[top] = next
+                ranks[top] = next.rank
             } else {
-                let last = items.removeLast()
-                if items.isEmpty { return (top.entry, hit) }
-                items[0] = last
+                entries[top] = nil
+                let last = heap.removeLast()
+                if heap.isEmpty { return (entry, hit) }
+                heap[0] = last
             }
             siftDown(0)
-            return (top.entry, hit)
+            return (entry, hit)
         }
 
         private mutating func siftDown(_ start: Int) {
@@ -201,10 +209,10 @@ struct RouteTrie: Sendable {
             while true {
                 var best = parent
                 let left = 2 * parent + 1
-                if left < items.count && items[left].entry.rank.precedes(items[best].entry.rank) { best = left }
-                if left + 1 < items.count && items[left + 1].entry.rank.precedes(items[best].entry.rank) { best = left + 1 }
+                if left < heap.count && ranks[heap[left]].precedes(ranks[heap[best]]) { best = left }
+                if left + 1 < heap.count && ranks[heap[left + 1]].precedes(ranks[heap[best]]) { best = left + 1 }
                 if best == parent { return }
-                items.swapAt(parent, best)
+                heap.swapAt(parent, best)
                 parent = best
             }
         }
