@@ -31,6 +31,20 @@ struct RouteList: Sendable {
             return true
         }
 
+        mutating func removeAll(where shouldRemove: (RouteEntry) -> Bool) {
+            var keptOrders: [UInt64] = []
+            var kept: [RouteEntry?] = []
+            for (order, entry) in zip(orders[head...], entries[head...]) {
+                guard let entry, !shouldRemove(entry) else { continue }
+                keptOrders.append(order)
+                kept.append(entry)
+            }
+            orders = keptOrders
+            entries = kept
+            head = 0
+            liveCount = kept.count
+        }
+
         private mutating func compact() {
             var keptOrders: [UInt64] = []
             var kept: [RouteEntry?] = []
@@ -50,12 +64,6 @@ struct RouteList: Sendable {
     private var groups: [Group] = []
 
     var isEmpty: Bool { groups.isEmpty }
-
-    /// The best ranked route.
-    var first: RouteEntry? {
-        guard let group = groups.first else { return nil }
-        return group.entries[group.head]
-    }
 
     /// Adds a route ranked after every route of its priority already here (ranks grow with registration).
     mutating func append(_ entry: RouteEntry) {
@@ -79,12 +87,33 @@ struct RouteList: Sendable {
         return true
     }
 
-    /// Calls `body` with every route, best ranked first.
-    func forEach(_ body: (RouteEntry) -> Void) {
-        for group in groups {
-            for index in group.head..<group.entries.count {
-                if let entry = group.entries[index] { body(entry) }
-            }
+    /// Removes every route `shouldRemove` picks, keeping the others' order; one pass.
+    mutating func removeAll(where shouldRemove: (RouteEntry) -> Bool) {
+        for index in groups.indices {
+            groups[index].removeAll(where: shouldRemove)
         }
+        groups.removeAll { $0.liveCount == 0 }
+    }
+
+    /// Where a reading of the list stands: the start, or just past the last route read.
+    struct Position {
+        var group = 0
+        var index = 0
+    }
+
+    /// The first route at or after `position`, best ranked first; moves `position` past it.
+    func next(from position: inout Position) -> RouteEntry? {
+        while position.group < groups.count {
+            let group = position.group
+            if position.index < groups[group].head { position.index = groups[group].head }
+            while position.index < groups[group].entries.count {
+                let entry = groups[group].entries[position.index]
+                position.index += 1
+                if let entry { return entry }
+            }
+            position.group += 1
+            position.index = 0
+        }
+        return nil
     }
 }

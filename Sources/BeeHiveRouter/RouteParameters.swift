@@ -65,15 +65,22 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
     /// The value of ``ReservedKey/scheme`` for routes of the global table.
     public static let globalScheme = "BeeHiveGlobalRoutesScheme"
 
-    /// Every value but the reserved ones, which live in their own fields so that a match of a route without
-    /// variables or query builds no dictionary at all.
+    /// Every value but the reserved ones and the match's, which live in their own fields so that a match
+    /// builds no dictionary at all. Values here (the caller's, or set later) beat the match's.
     private(set) var storage: [String: Value]
+    /// The match's route variables, query items and wildcard, decoded when asked for. Any change to the
+    /// parameters first merges them into `storage`.
+    private var matched: MatchedURL?
     public private(set) var pattern: String?
     public private(set) var url: String?
     /// The scheme of the matched route's table, or ``globalScheme``.
     public private(set) var scheme: String?
+    private var storedWildcardComponents: [String]?
+
     /// What a `*` matched; nil when the route has no wildcard.
-    public private(set) var wildcardComponents: [String]?
+    public var wildcardComponents: [String]? {
+        matched?.wildcardComponents ?? storedWildcardComponents
+    }
 
     public init() {
         storage = [:]
@@ -83,10 +90,6 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
     public init(_ values: [String: any Sendable]) {
         self.init()
         for (key, value) in values { setValue(Value(value), forKey: key) }
-    }
-
-    init(capacity: Int) {
-        storage = capacity == 0 ? [:] : Dictionary(minimumCapacity: capacity)
     }
 
     /// The string under `key`, or the first of its strings; nil when absent or not a string.
@@ -105,7 +108,7 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
         case ReservedKey.url: url.map(Value.string)
         case ReservedKey.scheme: scheme.map(Value.string)
         case ReservedKey.wildcardComponents: wildcardComponents.map(Value.strings)
-        default: storage[key]
+        default: (storage.isEmpty ? nil : storage[key]) ?? matched?.value(forKey: key)
         }
     }
 
@@ -122,11 +125,12 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
     /// Sets or removes a value; a reserved key takes only a string (a list of strings for the wildcard
     /// components).
     public mutating func setValue(_ value: Value?, forKey key: String) {
+        mergeMatchedValues()
         switch key {
         case ReservedKey.pattern: pattern = value?.string
         case ReservedKey.url: url = value?.string
         case ReservedKey.scheme: scheme = value?.string
-        case ReservedKey.wildcardComponents: wildcardComponents = value?.strings
+        case ReservedKey.wildcardComponents: storedWildcardComponents = value?.strings
         default: storage[key] = value
         }
     }
@@ -134,6 +138,11 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
     /// Adds `value` under `key`, turning a repeated key into a list of every value. Reserved keys are left to
     /// the router.
     mutating func append(_ value: String, forKey key: String) {
+        mergeMatchedValues()
+        Self.append(value, forKey: key, to: &storage)
+    }
+
+    static func append(_ value: String, forKey key: String, to storage: inout [String: Value]) {
         guard !ReservedKey.all.contains(key) else { return }
         switch storage[key] {
         case nil, .object: storage[key] = .string(value)
@@ -145,16 +154,31 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
         }
     }
 
-    mutating func setReserved(pattern: String, url: String, scheme: String, wildcardComponents: [String]?) {
+    /// Sets what a match adds to the caller's values: the values read from the URL and the reserved keys.
+    mutating func setMatch(_ matched: MatchedURL?, pattern: String, url: String, scheme: String) {
+        self.matched = matched
         self.pattern = pattern
         self.url = url
         self.scheme = scheme
-        self.wildcardComponents = wildcardComponents
+        storedWildcardComponents = nil
+    }
+
+    /// The stored values over the match's.
+    private var mergedStorage: [String: Value] {
+        guard let matched else { return storage }
+        return matched.values.merging(storage) { _, stored in stored }
+    }
+
+    private mutating func mergeMatchedValues() {
+        guard let matched else { return }
+        storage = mergedStorage
+        storedWildcardComponents = matched.wildcardComponents
+        self.matched = nil
     }
 
     /// How many keys hold a value, reserved keys included.
     public var count: Int {
-        storage.count + (pattern == nil ? 0 : 1) + (url == nil ? 0 : 1) + (scheme == nil ? 0 : 1)
+        mergedStorage.count + (pattern == nil ? 0 : 1) + (url == nil ? 0 : 1) + (scheme == nil ? 0 : 1)
             + (wildcardComponents == nil ? 0 : 1)
     }
 
@@ -162,7 +186,7 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
 
     /// Every key that holds a value, reserved keys included, in no particular order.
     public var keys: [String] {
-        var keys = Array(storage.keys)
+        var keys = Array(mergedStorage.keys)
         if pattern != nil { keys.append(ReservedKey.pattern) }
         if url != nil { keys.append(ReservedKey.url) }
         if scheme != nil { keys.append(ReservedKey.scheme) }

@@ -23,6 +23,11 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         /// path component, so `/user(s)/:id` expands to `/user/s/:id` and `/user/:id`. Without it, a group
         /// inside a component extends that component: `/users/:id` and `/user/:id`.
         public static let optionalGroupsAreComponents = Options(rawValue: 1 << 0)
+
+        /// JLRoutes' reading of a trailing slash: it ends the pattern with an empty component, which no URL
+        /// component fills (URLs' empty components are skipped), so `/foo/` never matches. Without it, the
+        /// trailing slash is ignored and `/foo/` is `/foo`. A `*` before it still takes the rest.
+        public static let trailingSlashIsComponent = Options(rawValue: 1 << 1)
     }
 
     /// One concrete pattern produced by expanding the optional groups.
@@ -61,7 +66,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         var seen = Set<String>()
         var expansions: [Expansion] = []
         for variant in Self.variants(tokens) {
-            let expansion = try Self.expansion(of: variant, pattern: text)
+            let expansion = try Self.expansion(of: variant, pattern: text, options: options)
             if seen.insert(expansion.text).inserted { expansions.append(expansion) }
         }
         // JLRoutes registers the longest (most specific) expansions first, comparing UTF-16 lengths; the sort is
@@ -184,7 +189,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: Components
 
-    private static func expansion(of variant: String, pattern: String) throws(RoutePatternError) -> Expansion {
+    private static func expansion(of variant: String, pattern: String, options: Options) throws(RoutePatternError) -> Expansion {
         func fail(_ reason: RoutePatternError.Reason) -> RoutePatternError { RoutePatternError(pattern: pattern, reason: reason) }
         let parts = variant.unicodeScalars.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
         var segments: [Expansion.Segment] = []
@@ -219,6 +224,15 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
             try add(parts[1])
             let fragment = texts[pathCount...]
             text += fragment.isEmpty ? "#" : "#/" + fragment.joined(separator: "/")
+        }
+        // An empty literal: URL components are never empty, so nothing reaches the routes stored past it. Read as
+        // components, groups wrap every text run in slashes, so only the pattern as written tells.
+        let written = options.contains(.optionalGroupsAreComponents) ? pattern : variant
+        if options.contains(.trailingSlashIsComponent), written != "/", written.utf8.last == UInt8(ascii: "/"),
+            segments.last != .wildcard
+        {
+            segments.append(.literal(""))
+            text += "/"
         }
         return Expansion(text: text, segments: segments, variableNames: names, hasWildcard: segments.last == .wildcard)
     }

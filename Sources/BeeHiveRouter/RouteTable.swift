@@ -24,6 +24,21 @@ struct RouteTable: Sendable {
         return true
     }
 
+    /// Removes every registration of the pattern text in one pass over the lists it ends in; returns their ids.
+    mutating func removeDefinitions(withPattern text: String) -> [RouteID] {
+        let removed = definitions.values.filter { $0.pattern.text == text }
+        guard !removed.isEmpty else { return [] }
+        let ids = Set(removed.map(\.id))
+        for id in ids { definitions[id] = nil }
+        // Registrations of one text share their expansions unless they were read with different options.
+        for pattern in Set(removed.map(\.pattern)) {
+            for expansion in pattern.expansions {
+                trie.removeAll(expansion: expansion) { ids.contains($0.definition.id) }
+            }
+        }
+        return Array(ids)
+    }
+
     mutating func removeAll() {
         trie = RouteTrie()
         definitions = [:]

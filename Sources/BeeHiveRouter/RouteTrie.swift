@@ -7,8 +7,7 @@
 /// Matching explores every branch that fits the URL (a literal child, then the variable child, then wildcard
 /// routes), so a literal that leads nowhere falls back to a variable at the same depth: with `/:provider` and
 /// `/google/callback` registered, `/google` matches `/:provider` (RoutingKit's trie fails it, vapor/vapor#3213).
-/// One walk finds the best ranked route that fits; when its handler declines, one more walk lists every route
-/// that fits, best first, so any number of declining handlers costs linear time.
+/// One walk lists every route that fits, best first, so any number of declining handlers costs one walk.
 struct RouteTrie: Sendable {
     private struct Node: Sendable {
         var literals = LiteralTable()
@@ -50,6 +49,16 @@ struct RouteTrie: Sendable {
 
     /// Removes the entry of this rank stored for this expansion and frees the nodes left empty.
     mutating func remove(_ rank: RouteRank, expansion: RoutePattern.Expansion) {
+        removeEntries(expansion: expansion) { $0.remove(rank) }
+    }
+
+    /// Removes the entries stored for this expansion that `shouldRemove` picks, in one pass over their list.
+    mutating func removeAll(expansion: RoutePattern.Expansion, where shouldRemove: (RouteEntry) -> Bool) {
+        removeEntries(expansion: expansion) { $0.removeAll(where: shouldRemove) }
+    }
+
+    /// Applies `change` to the list where the expansion ends and frees the nodes left empty.
+    private mutating func removeEntries(expansion: RoutePattern.Expansion, _ change: (inout RouteList) -> Void) {
         var path: [(parent: Int32, edge: Edge)] = []
         var current: Int32 = 0
         var endsWithWildcard = false
@@ -68,9 +77,9 @@ struct RouteTrie: Sendable {
             current = next
         }
         if endsWithWildcard {
-            nodes[Int(current)].wildcardRoutes.remove(rank)
+            change(&nodes[Int(current)].wildcardRoutes)
         } else {
-            nodes[Int(current)].routes.remove(rank)
+            change(&nodes[Int(current)].routes)
         }
         while let (parent, edge) = path.last, nodes[Int(current)].isEmpty {
             switch edge {
@@ -85,63 +94,127 @@ struct RouteTrie: Sendable {
         }
     }
 
-    /// Calls `body` with the best ranked route that fits the URL, the index of the URL component each of its
-    /// variables captured, and the first component its wildcard matched. Returns nil when no route fits.
-    func withBestMatch<Result>(
-        _ url: RouteURL, _ body: (_ entry: RouteEntry, _ captures: UnsafeBufferPointer<Int>, _ wildcardStart: Int?) -> Result
+    /// Calls `body` with every route that fits the URL, best ranked first, with the index of the URL component
+    /// each of its variables captured and the first component its wildcard matched, until `body` returns a
+    /// result; returns that result, or nil when every route was declined.
+    ///
+    /// One walk collects the route lists that fit (each already in rank order); a heap merges them, so the
+    /// routes come out in rank order without sorting them all, and stopping early skips the rest. A URL that one
+    /// list fits, the common case, allocates nothing here.
+    func firstCandidate<Result>(
+        _ url: RouteURL, _ body: (_ entry: RouteEntry, _ captures: UnsafeBufferPointer<Int>, _ wildcardStart: Int?) -> Result?
     ) -> Result? {
         let count = url.components.count
-        return Self.withScratch(of: Int.self, capacity: count + 1) { best in
-            var bestEntry: RouteEntry?
-            var bestWildcardStart: Int?
+        return Self.withScratch(of: Int.self, capacity: count + 1) { firstCaptures -> Result? in
+            var first: Hit?
+            var hits: [Hit] = []
+            var pool: [Int] = []
             walk(url) { routes, captures, wildcardStart in
-                guard let entry = routes.first else { return }
-                if let bestEntry, !entry.rank.precedes(bestEntry.rank) { return }
-                bestEntry = entry
-                bestWildcardStart = wildcardStart
-                best.update(from: captures.baseAddress!, count: captures.count)
+                guard let head = first else {
+                    first = Hit(routes: routes, captureStart: 0, captureCount: captures.count, wildcardStart: wildcardStart)
+                    if let base = captures.baseAddress { firstCaptures.update(from: base, count: captures.count) }
+                    return
+                }
+                if hits.isEmpty {
+                    hits.append(head)
+                    pool.append(contentsOf: UnsafeBufferPointer(start: firstCaptures, count: head.captureCount))
+                }
+                hits.append(Hit(routes: routes, captureStart: pool.count, captureCount: captures.count, wildcardStart: wildcardStart))
+                pool.append(contentsOf: captures)
             }
-            guard let bestEntry else { return nil }
-            return body(bestEntry, UnsafeBufferPointer(start: best, count: bestEntry.variableNames.count), bestWildcardStart)
+            guard let only = first else { return nil }
+            if hits.isEmpty {
+                let captures = UnsafeBufferPointer(start: firstCaptures, count: only.captureCount)
+                var position = RouteList.Position()
+                while let entry = only.routes.next(from: &position) {
+                    if let result = body(entry, captures, only.wildcardStart) { return result }
+                }
+                return nil
+            }
+            return pool.withUnsafeBufferPointer { pool -> Result? in
+                var heap = CandidateHeap(hits)
+                while let next = heap.popFirst() {
+                    let (entry, hit) = next
+                    let captures = UnsafeBufferPointer(rebasing: pool[hit.captureStart..<(hit.captureStart + hit.captureCount)])
+                    if let result = body(entry, captures, hit.wildcardStart) { return result }
+                }
+                return nil
+            }
         }
     }
 
     /// Whether some route fits the URL.
     func matches(_ url: RouteURL) -> Bool {
         var found = false
-        walk(url) { routes, _, _ in found = true }
+        walk(url) { _, _, _ in found = true }
         return found
     }
 
-    /// Every route that fits the URL, best ranked first, from one walk.
-    func allMatches(_ url: RouteURL) -> Matches {
-        var matches = Matches()
-        walk(url) { routes, captures, wildcardStart in
-            let captureStart = matches.captures.count
-            matches.captures.append(contentsOf: captures)
-            routes.forEach { entry in
-                matches.candidates.append(Matches.Candidate(entry: entry, captureStart: captureStart, wildcardStart: wildcardStart))
-            }
-        }
-        matches.candidates.sort { $0.entry.rank.precedes($1.entry.rank) }
-        return matches
+    /// A route list the walk found, with what the variables on the way to it captured.
+    private struct Hit {
+        let routes: RouteList
+        /// Where its capture indices start in the pool (or in the first hit's scratch memory).
+        let captureStart: Int
+        let captureCount: Int
+        let wildcardStart: Int?
     }
 
-    /// The routes that fit a URL, with the components their variables captured.
-    struct Matches {
-        struct Candidate {
-            let entry: RouteEntry
-            /// Where the candidate's capture indices start in ``captures``.
-            let captureStart: Int
-            let wildcardStart: Int?
+    /// The next entry of each hit, best ranked on top. The heap holds hit indices and compares copied ranks, so
+    /// reordering it moves and retains nothing.
+    private struct CandidateHeap {
+        private let hits: [Hit]
+        /// Per hit: its list's next entry (nil once the list is read out), that entry's rank, and where the
+        /// reading of its list stands.
+        private var entries: [RouteEntry?] = []
+        private var ranks: [RouteRank] = []
+        private var positions: [RouteList.Position] = []
+        private var heap: [Int] = []
+
+        init(_ hits: [Hit]) {
+            self.hits = hits
+            entries.reserveCapacity(hits.count)
+            ranks.reserveCapacity(hits.count)
+            positions.reserveCapacity(hits.count)
+            heap.reserveCapacity(hits.count)
+            for (index, hit) in hits.enumerated() {
+                var position = RouteList.Position()
+                let entry = hit.routes.next(from: &position)
+                entries.append(entry)
+                ranks.append(entry?.rank ?? RouteRank(priority: 0, order: 0))
+                positions.append(position)
+                if entry != nil { heap.append(index) }
+            }
+            for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
         }
 
-        /// Best ranked first.
-        var candidates: [Candidate] = []
-        var captures: [Int] = []
+        /// The best ranked entry left, with its hit; its list's next entry takes its place.
+        mutating func popFirst() -> (RouteEntry, Hit)? {
+            guard let top = heap.first, let entry = entries[top] else { return nil }
+            let hit = hits[top]
+            if let next = hit.routes.next(from: &positions[top]) {
+                entries[top] = next
+                ranks[top] = next.rank
+            } else {
+                entries[top] = nil
+                let last = heap.removeLast()
+                if heap.isEmpty { return (entry, hit) }
+                heap[0] = last
+            }
+            siftDown(0)
+            return (entry, hit)
+        }
 
-        func captures(of candidate: Candidate) -> ArraySlice<Int> {
-            captures[candidate.captureStart..<(candidate.captureStart + candidate.entry.variableNames.count)]
+        private mutating func siftDown(_ start: Int) {
+            var parent = start
+            while true {
+                var best = parent
+                let left = 2 * parent + 1
+                if left < heap.count && ranks[heap[left]].precedes(ranks[heap[best]]) { best = left }
+                if left + 1 < heap.count && ranks[heap[left + 1]].precedes(ranks[heap[best]]) { best = left + 1 }
+                if best == parent { return }
+                heap.swapAt(parent, best)
+                parent = best
+            }
         }
     }
 

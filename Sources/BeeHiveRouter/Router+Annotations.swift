@@ -50,7 +50,9 @@ extension Router: RecordConsumer {
         case .success(let handlerType):
             do {
                 return .registered(
-                    try router.addRoute(route.pattern, scheme: route.scheme, priority: route.priority, handlerType: handlerType))
+                    try router.addRoute(
+                        route.pattern, scheme: route.scheme, priority: route.priority, handlerType: handlerType,
+                        origin: "\(record.origin) \"\(record.text)\""))
             } catch {
                 return .refused(
                     RegistryDiagnostic(

@@ -168,13 +168,8 @@ public final class Router: Sendable {
         let key = Self.tableKey(scheme)
         return state.withLock { state in
             guard key == .global || state.schemes[Self.name(of: key)] != nil else { return 0 }
-            let ids = state.withTable(key) { table in
-                table.definitions.values.filter { $0.pattern.text == pattern }.map(\.id)
-            }
-            for id in ids {
-                state.tableOfRoute[id] = nil
-                state.withTable(key) { _ = $0.remove(id) }
-            }
+            let ids = state.withTable(key) { $0.removeDefinitions(withPattern: pattern) }
+            for id in ids { state.tableOfRoute[id] = nil }
             return ids.count
         }
     }
@@ -441,29 +436,17 @@ public final class Router: Sendable {
     }
 
     /// The first match whose handler accepts the URL (or simply the first match), in the primary table then in
-    /// the fallback table. When the best route's handler declines, one walk lists every other route that fits,
-    /// best first, so declining handlers cost linear time.
+    /// the fallback table. One walk of each table lists the routes that fit, best first, so declining handlers
+    /// cost linear time; each candidate's parameters are read from the URL only when its handler asks.
     private func resolve(_ url: RouteURL, in snapshot: Snapshot, caller: RouteParameters?, runningHandlers: Bool) -> RouteMatch? {
         let plusAsSpace = snapshot.configuration.decodesPlusSymbols
         func resolve(in trie: RouteTrie) -> RouteMatch? {
-            guard let (best, parameters) = trie.withBestMatch(url, { entry, captures, wildcardStart in
-                (entry, Self.parameters(for: entry, captures: captures, wildcardStart: wildcardStart, in: url, caller: caller, plusAsSpace: plusAsSpace))
-            }) else { return nil }
-            if !runningHandlers || best.definition.handler(parameters) {
-                return RouteMatch(route: best.definition.descriptor, parameters: parameters)
+            trie.firstCandidate(url) { entry, captures, wildcardStart in
+                let parameters = Self.parameters(
+                    for: entry, captures: captures, wildcardStart: wildcardStart, in: url, caller: caller, plusAsSpace: plusAsSpace)
+                guard !runningHandlers || entry.definition.handler(parameters) else { return nil }
+                return RouteMatch(route: entry.definition.descriptor, parameters: parameters)
             }
-            let matches = trie.allMatches(url)
-            for candidate in matches.candidates where candidate.entry.rank != best.rank {
-                let entry = candidate.entry
-                let parameters = matches.captures(of: candidate).withContiguousStorageIfAvailable { captures in
-                    Self.parameters(
-                        for: entry, captures: captures, wildcardStart: candidate.wildcardStart, in: url, caller: caller, plusAsSpace: plusAsSpace)
-                }!
-                if entry.definition.handler(parameters) {
-                    return RouteMatch(route: entry.definition.descriptor, parameters: parameters)
-                }
-            }
-            return nil
         }
         if let match = resolve(in: snapshot.primary) { return match }
         if let fallback = snapshot.fallback { return resolve(in: fallback) }
@@ -471,28 +454,20 @@ public final class Router: Sendable {
     }
 
     /// JLRoutes' merge order: query parameters, then route variables, then the caller's values, then the
-    /// reserved keys, each overriding the previous.
+    /// reserved keys, each overriding the previous. The first two stay in the URL until a handler reads them.
     private static func parameters(
         for entry: RouteEntry, captures: UnsafeBufferPointer<Int>, wildcardStart: Int?, in url: RouteURL,
         caller: RouteParameters?, plusAsSpace: Bool
     ) -> RouteParameters {
-        let hasQuery = url.query != nil || url.fragmentQuery != nil
-        var parameters = RouteParameters(capacity: captures.count + (caller?.storage.count ?? 0) + (hasQuery ? 4 : 0))
-        if hasQuery {
-            url.forEachQueryItem(plusAsSpace: plusAsSpace) { name, value in parameters.append(value, forKey: name) }
-        }
-        for (name, index) in zip(entry.variableNames, captures) {
-            parameters.setValue(.string(url.value(of: url.components[index], plusAsSpace: plusAsSpace)), forKey: name)
-        }
-        if let caller {
-            for (key, value) in caller.storage { parameters.setValue(value, forKey: key) }
-        }
+        var parameters = caller ?? RouteParameters()
+        let readsURL = !captures.isEmpty || wildcardStart != nil || url.query != nil || url.fragmentQuery != nil
         let definition = entry.definition
-        parameters.setReserved(
-            pattern: definition.pattern.text, url: url.text, scheme: definition.scheme ?? RouteParameters.globalScheme,
-            wildcardComponents: wildcardStart.map { start in
-                url.components[start...].map { url.value(of: $0, plusAsSpace: plusAsSpace) }
-            })
+        parameters.setMatch(
+            readsURL
+                ? MatchedURL(
+                    url, variableNames: entry.variableNames, captures: captures, wildcardStart: wildcardStart, plusAsSpace: plusAsSpace)
+                : nil,
+            pattern: definition.pattern.text, url: url.text, scheme: definition.scheme ?? RouteParameters.globalScheme)
         return parameters
     }
 

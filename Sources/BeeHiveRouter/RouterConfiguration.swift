@@ -12,7 +12,8 @@ public struct RouterConfiguration: Sendable, Hashable {
     /// How many redirects interceptors may chain for one routing call before it fails. Defaults to 16.
     public var maximumRedirects: Int
     /// How patterns registered from now on are read. Defaults to none; ``RoutePattern/Options/optionalGroupsAreComponents``
-    /// restores JLRoutes' reading of optional groups inside a component.
+    /// restores JLRoutes' reading of optional groups inside a component, ``RoutePattern/Options/trailingSlashIsComponent``
+    /// its reading of a trailing slash.
     public var patternOptions: RoutePattern.Options
     /// Whether URLs are read with JLRoutes' two quirks: only a host with a dot or exactly `localhost` is a
     /// machine (so `LOCALHOST` and `[::1]` become path components), and a plain anchor is glued to the last

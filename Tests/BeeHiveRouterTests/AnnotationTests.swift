@@ -65,6 +65,16 @@ final class OrderTarget: MediatorTarget {
         #expect(router.canRoute("shop://annotated/ann-3"))
     }
 
+    @Test func annotatedRoutesNameTheirRecordAsOrigin() throws {
+        let router = Router()
+        let text = "beehive:1|route|/origin/:id|BeeHiveRouterTests.UserHandler|priority=3"
+        #expect(router.apply(Self.update(added: [try Self.record(text, object: "/opt/app/libOrigin.so", offset: 128)])).isEmpty)
+        let origin = "/opt/app/libOrigin.so [\(SectionName.routes)+128] \"\(text)\""
+        #expect(router.routes().map(\.origin) == [origin])
+        #expect(router.routeTableDescription.contains("/origin/:id  priority 3  BeeHiveRouterTests.UserHandler  \(origin)"))
+        #expect(!router.routeTableDescription.contains("Router+Annotations.swift"))
+    }
+
     @Test func unusableRouteRecordsAreReportedWithTheirObject() throws {
         let router = Router()
         let missing = try Self.record("beehive:1|route|/a/:id|BeeHiveRouterTests.NoSuchHandler", object: "/opt/app/libMissing.so")

@@ -110,4 +110,70 @@ import Testing
         try router.route("/n")
         #expect(tried.withLock { $0 } == kept.filter { $0 % 4 == 0 })
     }
+
+    @Test func removingByPatternKeepsTheOtherRoutesOfItsNodesInRankOrder() throws {
+        let router = Router()
+        let tried = Mutex<[String]>([])
+        func add(_ pattern: String, priority: Int, options: RoutePattern.Options = []) throws {
+            router.configuration.patternOptions = options
+            try router.addRoute(pattern, priority: priority) { _ in
+                tried.withLock { $0.append("\(pattern) \(priority)") }
+                return false
+            }
+        }
+        // `/n(/:x)` and `/n/:x` end at the same node; the first is also registered read as JLRoutes reads it.
+        try add("/n(/:x)", priority: 1)
+        try add("/n/:x", priority: 2)
+        try add("/n(/:x)", priority: 0)
+        try add("/n/:x", priority: 1)
+        try add("/n(/:x)", priority: 3, options: .optionalGroupsAreComponents)
+        #expect(router.removeRoutes(withPattern: "/n(/:x)") == 3)
+        #expect(router.removeRoutes(withPattern: "/n(/:x)") == 0)
+        try router.route("/n/1")
+        #expect(tried.withLock { $0 } == ["/n/:x 2", "/n/:x 1"])
+        #expect(!router.canRoute("/n"))
+        #expect(router.routes().map(\.priority) == [2, 1])
+    }
+
+    @Test func parametersReadFromTheURLOnDemandBehaveLikeStoredOnes() throws {
+        let router = Router()
+        let seen = Mutex<[RouteParameters]>([])
+        // Five variables are kept inline, nine spill.
+        for pattern in ["/p/:a/:b/:c/:d/:e/*", "/p/:a/:b/:c/:d/:e/:v6/:v7/:v8/:v9", "/p/:a/:b/:c/:d/:e/*"] {
+            try router.addRoute(pattern) { parameters in
+                seen.withLock { $0.append(parameters) }
+                return seen.withLock { $0.count } == 2
+            }
+        }
+        let result = try router.route("app://p/1/2/3/4/caf%C3%A9/w1/w+2?q=x&q=y&e=query&f=z", parameters: ["c": "caller"])
+        #expect(result.isHandled)
+        let all = seen.withLock { $0 }
+        #expect(all.count == 2)
+        seen.withLock { $0 = [] }
+        let spilled = try #require(try router.route("app://p/1/2/3/4/5/6/7/8/9?v9=query").match?.parameters)
+        #expect(["a", "b", "c", "d", "e", "v6", "v7", "v8", "v9"].map { spilled[$0] } == (1...9).map { "\($0)" })
+        #expect(spilled.count == 12)
+        for parameters in all {
+            #expect(parameters["a"] == "1")
+            #expect(parameters["c"] == "caller")
+            #expect(parameters["e"] == "café")
+            #expect(parameters.strings(forKey: "q") == ["x", "y"])
+            #expect(parameters["f"] == "z")
+            #expect(parameters["missing"] == nil)
+            #expect(parameters.wildcardComponents == ["w1", "w 2"])
+            let reserved = ["BeeHiveRoutePattern", "BeeHiveRouteURL", "BeeHiveRouteScheme", "BeeHiveRouteWildcardComponents"]
+            #expect(Set(parameters.keys) == Set(["a", "b", "c", "d", "e", "q", "f"] + reserved))
+            #expect(parameters.count == 11)
+        }
+        var changed = all[0]
+        changed.setValue(nil, forKey: "a")
+        changed.setValue(.string("new"), forKey: "g")
+        #expect(changed["a"] == nil)
+        #expect(changed["b"] == "2")
+        #expect(changed["g"] == "new")
+        #expect(changed.strings(forKey: "q") == ["x", "y"])
+        #expect(changed.wildcardComponents == ["w1", "w 2"])
+        #expect(changed.count == 11)
+        #expect(all[0]["a"] == "1")
+    }
 }

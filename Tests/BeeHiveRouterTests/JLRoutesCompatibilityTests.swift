@@ -15,12 +15,12 @@ import Testing
         "/route#/:param/*", "/route/:param/*", "/scheme1", "/scheme2", "/sign_in", "/test", "/test/foo",
         "/test/priority/:level", "/test/priority/high", "/test1", "/test2", "/user#/view/:userID", "/user/view/:userID",
         "/web", "/web/:URLString", "/www.mydomain2.com/path/:pathid", "/www.mydomain2.com/sign_in", "/xyz/wildcard#/*",
-        "/xyz/wildcard/*", "list/:variable/detail/:variable2/*", "/subscripting",
+        "/xyz/wildcard/*", "list/:variable/detail/:variable2/*", "/subscripting", "/success", "/foo/bar",
     ]
 
     @Test(arguments: jlroutesTestPatterns)
     func everyPatternOfJLRoutesTestSuiteIsAccepted(pattern: String) throws {
-        for options in [RoutePattern.Options(), .optionalGroupsAreComponents] {
+        for options in [RoutePattern.Options(), .optionalGroupsAreComponents, [.optionalGroupsAreComponents, .trailingSlashIsComponent]] {
             let router = Router(configuration: RouterConfiguration(patternOptions: options))
             try router.addRoute(pattern)
             #expect(router.routes().map(\.pattern.text) == [pattern])
@@ -82,11 +82,28 @@ import Testing
         #expect(parameters["a"] == "1")
     }
 
-    @Test func aTrailingSlashInAPatternIsIgnored() throws {
+    @Test func aTrailingSlashInAPatternIsIgnoredUnlessJLRoutesReadingIsOn() throws {
         let harness = Harness()
         try harness.add("/foo/")
         #expect(try harness.route("app://foo")?.pattern == "/foo/")
         #expect(try harness.route("app://foo/")?.pattern == "/foo/")
+
+        for options: RoutePattern.Options in [.trailingSlashIsComponent, [.trailingSlashIsComponent, .optionalGroupsAreComponents]] {
+            let jlroutes = Harness()
+            jlroutes.router.configuration.patternOptions = options
+            for pattern in ["/foo/", "/bar/:id/", "/baz(/:tab)/", "/v#/w/", "/", "/files/*/", "/plain", "/opt(/:tab)"] {
+                try jlroutes.add(pattern)
+            }
+            for url in ["app://foo", "app://foo/", "app://foo//", "app://bar/1/", "app://baz/t/", "app://baz", "app://v#/w/"] {
+                #expect(try jlroutes.route(url) == nil, "\(url) with \(options)")
+            }
+            #expect(try jlroutes.route("app://")?.pattern == "/")
+            #expect(try jlroutes.route("app://files/a/b")?.wildcardComponents == ["a", "b"])
+            #expect(try jlroutes.route("app://plain/")?.pattern == "/plain")
+            #expect(try jlroutes.route("app://opt/x")?["tab"] == "x")
+            #expect(try jlroutes.route("app://opt")?.pattern == "/opt(/:tab)")
+            #expect(jlroutes.router.routes().first?.pattern.expandedPatterns == ["/foo/"])
+        }
     }
 
     @Test func theEmptyPatternIsTheRoot() throws {
