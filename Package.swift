@@ -83,7 +83,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "BeeHiveRegistryTests", dependencies: ["BeeHiveRegistry"]),
-        .testTarget(name: "BeeHiveModulesTests", dependencies: ["BeeHiveLocks", "BeeHiveModules"]),
+        // BeeHiveAnnotations: modules annotated with the Swift macro, dependencies and all, read from this process.
+        .testTarget(name: "BeeHiveModulesTests", dependencies: ["BeeHiveLocks", "BeeHiveModules", "BeeHiveAnnotations"]),
         // BeeHiveAnnotations: one implementation is annotated with the Swift macro and read from this process.
         .testTarget(name: "BeeHiveServicesTests", dependencies: ["BeeHiveLocks", "BeeHiveServices", "BeeHiveAnnotations"]),
         .testTarget(name: "BeeHiveRouterTests", dependencies: ["BeeHiveRouter"]),

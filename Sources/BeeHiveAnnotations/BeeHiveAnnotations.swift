@@ -5,13 +5,17 @@
 /// `Module.Class`, any other type (struct, enum, nested type) by its mangled name, the form the runtime
 /// resolves. Generic, local and private types are refused at compile time.
 
-/// Declares a module, like `BeeHiveModule(Module.Type, level, priority, sync|async)` in C.
+/// Declares a module, like `BeeHiveModule(Module.Type, level, priority, sync|async)` in C, or with dependencies
+/// like `BeeHiveModuleDepends(…, "Shop.NetworkModule")`: the module is set up after the modules it depends on,
+/// which must be module types written `Type.self` (declared in the annotated type's module) or
+/// `Module.Type.self` (another module's, or a nested type).
 ///
-///     @BeeHiveModule(level: .basic, priority: 100)
+///     @BeeHiveModule(level: .basic, priority: 100, dependencies: [NetworkModule.self])
 ///     final class ShopModule { ... }
 @attached(member, names: arbitrary)
-public macro BeeHiveModule(level: BeeHiveModuleLevel = .normal, priority: Int = 0, async: Bool = false) =
-    #externalMacro(module: "BeeHiveMacros", type: "ModuleMacro")
+public macro BeeHiveModule(
+    level: BeeHiveModuleLevel = .normal, priority: Int = 0, async: Bool = false, dependencies: [Any.Type] = []
+) = #externalMacro(module: "BeeHiveMacros", type: "ModuleMacro")
 
 /// Declares the annotated type as the implementation of a service protocol, like
 /// `BeeHiveServiceScoped(Module.Protocol, Module.Type, scope, name)` in C. An unqualified protocol is taken to

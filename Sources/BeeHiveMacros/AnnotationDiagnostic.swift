@@ -20,6 +20,7 @@ enum AnnotationDiagnostic: DiagnosticMessage, Error {
     case badName(argument: String, value: String)
     case namedScopeWithoutName
     case badProtocol(String)
+    case badDependency(String)
 
     var message: String {
         switch self {
@@ -57,6 +58,8 @@ enum AnnotationDiagnostic: DiagnosticMessage, Error {
             "scope .named needs a name: add name: \"...\""
         case .badProtocol(let text):
             "'\(text)' must name the service protocol as Protocol.self or Module.Protocol.self"
+        case .badDependency(let text):
+            "'\(text)' must name a module type as Type.self, or Module.Type.self for one of another module or nested in a type"
         }
     }
 

@@ -1,8 +1,13 @@
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// `@BeeHiveModule(level:priority:async:)`: the record `beehive:1|module|<Type>|level=…|priority=…|async=…` in
-/// section `beehive_mods`, as the C macro `BeeHiveModule` writes it.
+/// `@BeeHiveModule(level:priority:async:dependencies:)`: the record
+/// `beehive:1|module|<Type>|level=…|priority=…|async=…[|depends=<Type>,…]` in section `beehive_mods`, as the C
+/// macros `BeeHiveModule` and `BeeHiveModuleDepends` write it.
+///
+/// A dependency is recorded by the name the module manager knows it by (`Module.moduleName`): an unqualified
+/// type is taken to be declared in the annotated type's module, a qualified one (`Net.NetworkModule.self`,
+/// `Shop.Outer.Inner.self`) is kept as written. The expansion checks at compile time that each is a module.
 public struct ModuleMacro: MemberMacro {
     public static func expansion(
         of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
@@ -13,7 +18,37 @@ public struct ModuleMacro: MemberMacro {
         let level = try arguments.choice("level", allowed: ["basic", "normal"]) ?? "normal"
         let priority = try arguments.integer("priority") ?? 0
         let isAsync = try arguments.boolean("async") ?? false
-        let text = "\(SectionRecord.version)|module|\(type.recordText)|level=\(level)|priority=\(priority)|async=\(isAsync ? 1 : 0)"
-        return SectionRecord(section: SectionRecord.modules, text: text, type: type, conformance: "BeeHiveModules.Module").declarations(in: context)
+        let dependencies = try dependencies(arguments)
+        var text = "\(SectionRecord.version)|module|\(type.recordText)|level=\(level)|priority=\(priority)|async=\(isAsync ? 1 : 0)"
+        var recorded: [String] = []
+        for name in dependencies.map({ $0.qualified(in: type.module) }) where !recorded.contains(name) {
+            recorded.append(name)
+        }
+        if !recorded.isEmpty {
+            text += "|\(SectionRecord.dependsAttribute)=" + recorded.joined(separator: ",")
+        }
+        var declarations = SectionRecord(section: SectionRecord.modules, text: text, type: type, conformance: "BeeHiveModules.Module")
+            .declarations(in: context)
+        if !dependencies.isEmpty {
+            // Never called: it only makes the compiler check that each dependency exists and is a module.
+            let list = dependencies.map { "\($0.source).self" }.joined(separator: ", ")
+            declarations.append(
+                """
+                private static func \(context.makeUniqueName("beeHiveDependencies"))() -> [any BeeHiveModules.Module.Type] { [\(raw: list)] }
+                """)
+        }
+        return declarations
+    }
+
+    /// `dependencies: [NetworkModule.self, Net.AccountModule.self]`, in the order written.
+    private static func dependencies(_ arguments: LiteralArguments) throws -> [WrittenTypeName] {
+        guard let expression = arguments.expression("dependencies") else { return [] }
+        guard let array = expression.as(ArrayExprSyntax.self) else {
+            throw AnnotationDiagnostic.notALiteral(argument: "dependencies", expected: "an array of module types such as [NetworkModule.self]")
+                .error(at: expression)
+        }
+        return try array.elements.map { element in
+            try WrittenTypeName(element.expression, orElse: .badDependency(element.expression.trimmedDescription))
+        }
     }
 }

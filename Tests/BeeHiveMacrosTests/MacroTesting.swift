@@ -47,6 +47,17 @@ func expandedRecords(_ source: String) -> (records: [ExpandedRecord], notes: Int
     return (collector.records, collector.notes, collector.references, context.diagnostics.map(\.message))
 }
 
+/// The source after expansion, as text.
+func expandedText(_ source: String) -> String {
+    let file = Parser.parse(source: source)
+    let context = BasicMacroExpansionContext(
+        sourceFiles: [file: .init(moduleName: "Shop", fullFilePath: "Annotated.swift")])
+    return file.expand(
+        macroSpecs: beeHiveMacros,
+        contextGenerator: { BasicMacroExpansionContext(sharingWith: context, lexicalContext: $0.allMacroLexicalContexts()) }
+    ).description
+}
+
 private final class RecordCollector: SyntaxVisitor {
     var records: [ExpandedRecord] = []
     var notes = 0

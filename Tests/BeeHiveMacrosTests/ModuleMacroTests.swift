@@ -58,6 +58,38 @@ import Testing
                 == .module(ModuleAnnotation(typeName: "4Shop8CheckoutV5StepsO10FlowModuleC", level: .basic, priority: -20, isAsync: true)))
     }
 
+    /// Dependencies are recorded by the names the module manager knows them by, once each, in the order written;
+    /// an unqualified one is taken to be in the annotated type's module.
+    @Test func dependenciesAreRecordedByModuleName() throws {
+        let expansion = expandedRecords(
+            """
+            @BeeHiveModule(priority: 3, dependencies: [NetworkModule.self, Net.AccountModule.self, NetworkModule.self])
+            final class ShopModule {}
+            """)
+        #expect(expansion.errors == [])
+        #expect(expansion.records.map(\.text) == [
+            "beehive:1|module|Shop.ShopModule|level=normal|priority=3|async=0|depends=Shop.NetworkModule,Net.AccountModule",
+        ])
+        #expect(
+            try parsed(try #require(expansion.records.first)).payload
+                == .module(ModuleAnnotation(typeName: "Shop.ShopModule", priority: 3, dependencies: ["Shop.NetworkModule", "Net.AccountModule"])))
+    }
+
+    /// The compiler checks each dependency: the expansion returns them as module types.
+    @Test func dependenciesAreCheckedAsModuleTypes() {
+        let text = expandedText("@BeeHiveModule(dependencies: [NetworkModule.self, Net.AccountModule.self]) final class ShopModule {}")
+        #expect(
+            text.filter { !$0.isWhitespace }.contains("->[anyBeeHiveModules.Module.Type]{[NetworkModule.self,Net.AccountModule.self]}"),
+            "\(text)")
+    }
+
+    @Test func noDependenciesWriteNoAttribute() {
+        let expansion = expandedRecords("@BeeHiveModule(dependencies: []) final class ShopModule {}")
+        #expect(expansion.errors == [])
+        #expect(expansion.records.map(\.text) == ["beehive:1|module|Shop.ShopModule|level=normal|priority=0|async=0"])
+        #expect(!expandedText("@BeeHiveModule(dependencies: []) final class ShopModule {}").contains("Module.Type]"))
+    }
+
     @Test(arguments: [
         ("struct", "4Shop4CartV"), ("enum", "4Shop4CartO"), ("actor", "Shop.Cart"), ("final class", "Shop.Cart"),
     ])
