@@ -28,6 +28,8 @@
 #define BEEHIVE_SECTION_MODULES "beehive_mods"
 #define BEEHIVE_SECTION_SERVICES "beehive_services"
 #define BEEHIVE_SECTION_ROUTES "beehive_routes"
+/* The module attribute that names the modules it depends on: depends=<Type>,<Type>... */
+#define BEEHIVE_ATTRIBUTE_DEPENDS "depends"
 /*
  * Written by the Swift macros only: 16-byte entries, each a 64-bit FNV-1a hash of a record's type name and a
  * function that returns that type as the existential metatype a manager asks for. Entries hold pointers, which
@@ -141,7 +143,7 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
 
 /* BeeHiveModule(App.Module, basic|normal, priority, sync|async) */
 #define BeeHiveModule(type, level, priority, init) \
-    BEEHIVE_NO_SEPARATOR_(#type) \
+    BEEHIVE_NO_SEPARATOR_(#type) BEEHIVE_NO_SEPARATOR_(#priority) \
     BEEHIVE_STATIC_ASSERT_(beehive_level_##level >= 0, "level is basic or normal"); \
     BEEHIVE_STATIC_ASSERT_(beehive_init_##init >= 0, "init is sync or async"); \
     BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
@@ -150,12 +152,12 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
 /* BeeHiveModuleDepends(App.Module, basic|normal, priority, sync|async, "App.Network,App.Account"): a module that
    is set up after the modules named, which are module type names separated by ',' without spaces. */
 #define BeeHiveModuleDepends(type, level, priority, init, dependencies) \
-    BEEHIVE_NO_SEPARATOR_(#type) BEEHIVE_NO_SEPARATOR_(dependencies) \
+    BEEHIVE_NO_SEPARATOR_(#type) BEEHIVE_NO_SEPARATOR_(#priority) BEEHIVE_NO_SEPARATOR_(dependencies) \
     BEEHIVE_STATIC_ASSERT_(beehive_level_##level >= 0, "level is basic or normal"); \
     BEEHIVE_STATIC_ASSERT_(beehive_init_##init >= 0, "init is sync or async"); \
     BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
     BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" #type "|level=" #level \
-        "|priority=" #priority "|async=" BEEHIVE_CAT_(BEEHIVE_INIT_FLAG_, init) "|depends=" dependencies)
+        "|priority=" #priority "|async=" BEEHIVE_CAT_(BEEHIVE_INIT_FLAG_, init) "|" BEEHIVE_ATTRIBUTE_DEPENDS "=" dependencies)
 #define BEEHIVE_INIT_FLAG_sync "0"
 #define BEEHIVE_INIT_FLAG_async "1"
 
@@ -179,6 +181,7 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
 /* BeeHiveRouteScoped("/user/view/:id", App.Handler, "scheme" or "", priority) */
 #define BeeHiveRouteScoped(pattern, type, scheme, priority) \
     BEEHIVE_NO_SEPARATOR_(pattern) BEEHIVE_NO_SEPARATOR_(#type) BEEHIVE_NO_SEPARATOR_(scheme) \
+    BEEHIVE_NO_SEPARATOR_(#priority) \
     BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
     BEEHIVE_RECORD_(BEEHIVE_SECTION_ROUTES, BEEHIVE_RECORD_VERSION "|route|" pattern "|" #type \
         "|scheme=" scheme "|priority=" #priority)

@@ -17,7 +17,9 @@ public enum RecordParser {
 
     /// The attributes each kind accepts, in the order their values are checked. Adding one: list it here and
     /// read its slot in `Record.layout()`.
-    static let moduleAttributes: [StaticString] = ["level", "priority", "async", "depends"]
+    static let moduleAttributes: [StaticString] = ["level", "priority", "async", dependsAttribute]
+    /// The module attribute that lists its dependencies: `BEEHIVE_ATTRIBUTE_DEPENDS` of `beehive.h`.
+    package static let dependsAttribute: StaticString = "depends"
     static let serviceAttributes: [StaticString] = ["scope", "name"]
     static let routeAttributes: [StaticString] = ["scheme", "priority"]
 

@@ -17,6 +17,11 @@ import Testing
         #expect(RecordParser.versionPrefix + RecordParser.currentVersion == BEEHIVE_RECORD_VERSION)
     }
 
+    @Test func macrosAndParserNameTheDependencyAttributeAsTheHeader() {
+        #expect(SectionRecord.dependsAttribute == BEEHIVE_ATTRIBUTE_DEPENDS)
+        #expect(RecordParser.dependsAttribute.description == BEEHIVE_ATTRIBUTE_DEPENDS)
+    }
+
     @Test func macrosWriteTheNoteOfTheHeader() {
         #expect(SectionRecord.noteName == BEEHIVE_NOTE_NAME)
         #expect(SectionRecord.noteName.utf8.count + 1 == Int(BEEHIVE_NOTE_NAME_SIZE))

@@ -12,6 +12,7 @@ import Testing
             #include <beehive.h>
             BeeHiveMod(App.Module)
             BeeHiveModule(App.Other, basic, 3, async)
+            BeeHiveModuleDepends(App.Third, normal, -2, sync, "App.Module,App.Other")
             BeeHiveServiceScoped(App.Protocol, App.Service, named, "main")
             BeeHiveRouteScoped("/user/:id", App.Handler, "app", 2)
             BeeHiveTarget(Main, App.Target)
@@ -21,7 +22,7 @@ import Testing
         let directory = try TestLibrary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (result, _) = try TestLibrary.readAnnotations(of: bytes, in: directory)
-        #expect(result.records.count == 5 && result.diagnostics.isEmpty, "\(result.diagnostics)")
+        #expect(result.records.count == 6 && result.diagnostics.isEmpty, "\(result.diagnostics)")
     }
 
     /// '|' separates fields: an argument holding one would add fields the macro never checked.
@@ -31,6 +32,10 @@ import Testing
         "BeeHiveRoute(\"/user|scheme=evil\", App.Handler)",
         "BeeHiveServiceScoped(App.Protocol, App.Service, named, \"a|b\")",
         "BeeHiveTarget(Main, App.Target|x=1)",
+        "BeeHiveModule(App.Module, basic, 1|2, sync)",
+        "BeeHiveModuleDepends(App.Module, basic, 1|2, sync, \"App.Network\")",
+        "BeeHiveModuleDepends(App.Module, basic, 0, sync, \"App.Network|async=1\")",
+        "BeeHiveRouteScoped(\"/a\", App.Handler, \"app\", 1|2)",
     ])
     func separatorInAnArgumentDoesNotCompile(compiler: String, annotation: String) {
         #expect(throws: ELFImage.Failure.self) {
