@@ -62,6 +62,7 @@ public struct InspectionReport: Encodable, Sendable {
         case string(String)
         case integer(Int)
         case boolean(Bool)
+        case strings([String])
         case null
 
         public func encode(to encoder: any Encoder) throws {
@@ -70,6 +71,7 @@ public struct InspectionReport: Encodable, Sendable {
             case .string(let value): try container.encode(value)
             case .integer(let value): try container.encode(value)
             case .boolean(let value): try container.encode(value)
+            case .strings(let value): try container.encode(value)
             case .null: try container.encodeNil()
             }
         }
@@ -183,6 +185,7 @@ extension AnnotationRecord.Payload {
             [
                 "type": .string(module.typeName), "level": .string(module.level.rawValue),
                 "priority": .integer(module.priority), "async": .boolean(module.isAsync),
+                "depends": .strings(module.dependencies),
             ]
         case .service(let service):
             [

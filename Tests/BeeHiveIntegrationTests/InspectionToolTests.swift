@@ -109,13 +109,14 @@ struct InspectionToolTests {
     }
 
     enum FieldValue: Decodable, Equatable {
-        case string(String), integer(Int), boolean(Bool), null
+        case string(String), integer(Int), boolean(Bool), strings([String]), null
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if container.decodeNil() { self = .null }
             else if let value = try? container.decode(Bool.self) { self = .boolean(value) }
             else if let value = try? container.decode(Int.self) { self = .integer(value) }
+            else if let value = try? container.decode([String].self) { self = .strings(value) }
             else { self = .string(try container.decode(String.self)) }
         }
     }
@@ -133,7 +134,7 @@ struct InspectionToolTests {
         #expect(report.diagnostics.isEmpty)
         let basket = try #require(report.records.first { $0.record.contains("BasketModule") })
         #expect(basket.kind == "module")
-        #expect(basket.fields == ["type": .string("ShopKit.BasketModule"), "level": .string("basic"), "priority": .integer(100), "async": .boolean(true)])
+        #expect(basket.fields == ["type": .string("ShopKit.BasketModule"), "level": .string("basic"), "priority": .integer(100), "async": .boolean(true), "depends": .strings([])])
         let payment = try #require(report.records.first { $0.record.contains("PaymentService") })
         #expect(payment.fields == ["protocol": .string("ShopKit.PaymentProtocol"), "type": .string("ShopKit.PaymentService"), "scope": .string("named"), "name": .string("checkout")])
         let cart = try #require(report.records.first { $0.record.contains("/shop/cart") })

@@ -42,6 +42,28 @@ import Testing
         #expect(fields.contains { $0["scheme"] is NSNull && $0["pattern"] as? String == "/home" })
     }
 
+    /// A module's dependencies are written as an array, empty for a module that names none.
+    @Test(.timeLimit(.minutes(10)))
+    func moduleDependenciesAreWrittenAsAnArray() throws {
+        let path = try GeneratedELF(source: """
+            #include <beehive.h>
+            BeeHiveModuleDepends(Inspect.Shop, normal, 0, sync, "Inspect.Network,Inspect.Account")
+            BeeHiveMod(Inspect.Network)
+
+            """).write()
+        defer { unlink(path) }
+        let records = try #require(try json(InspectionReport(files: [path]))["records"])
+        let fields = records.compactMap { $0["fields"] as? [String: Any] }
+        #expect(fields.count == 2)
+        for field in fields {
+            #expect(Set(field.keys) == ["type", "level", "priority", "async", "depends"])
+        }
+        let shop = try #require(fields.first { $0["type"] as? String == "Inspect.Shop" })
+        #expect(shop["depends"] as? [String] == ["Inspect.Network", "Inspect.Account"])
+        let network = try #require(fields.first { $0["type"] as? String == "Inspect.Network" })
+        #expect(network["depends"] as? [String] == [])
+    }
+
     /// Two records of one file declaring the same module or service name: discovery would report the second,
     /// and so does inspect, without loading the file.
     @Test(.timeLimit(.minutes(10)))
