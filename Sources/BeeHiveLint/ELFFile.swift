@@ -59,8 +59,15 @@ final class ELFFile {
     /// checks that it is a regular file.
     static func openRegularFile(_ path: String) throws(OpenError) -> Int32 {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else { throw OpenError(reason: String(cString: strerror(errno))) }
         var info = stat()
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            // A socket cannot be opened at all (ENXIO): name what the path is rather than the errno.
+            if stat(path, &info) == 0, let kind = fileKind(info.st_mode) {
+                throw OpenError(reason: "it is \(kind), not an object file")
+            }
+            throw OpenError(reason: reason)
+        }
         guard fstat(descriptor, &info) == 0 else {
             let reason = String(cString: strerror(errno))
             close(descriptor)

@@ -113,7 +113,8 @@ import Testing
         #expect(reason.contains("e_shstrndx is 0"))
     }
 
-    /// A FIFO without a writer would block a plain open() forever; lint and its own ELF reader name what it is.
+    /// A FIFO without a writer would block a plain open() forever, and a UNIX socket cannot be opened at all;
+    /// lint and its own ELF reader name what each is.
     @Test(.timeLimit(.minutes(10)))
     func specialFilesAreNamedWithoutBlocking() throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "beehive-lint-special-\(UUID().uuidString)")
@@ -121,7 +122,22 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let fifo = directory.appending(path: "fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        for (path, kind) in [(fifo, "a FIFO (named pipe)"), (directory.path, "a directory"), ("/dev/null", "a character device")] {
+        let socketPath = directory.appending(path: "socket").path
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let pathBytes = Array(socketPath.utf8)
+        try #require(pathBytes.count < MemoryLayout.size(ofValue: address.sun_path))
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        for (path, kind) in [
+            (fifo, "a FIFO (named pipe)"), (socketPath, "a socket"), (directory.path, "a directory"), ("/dev/null", "a character device"),
+        ] {
             let report = Linter.lint(files: [path])
             #expect(report.findings.map(\.kind) == [.registry(.notRegularFile(fileKind: kind))], "\(path)")
             #expect(throws: ELFFile.OpenError.self) { try ELFFile(path: path) }
