@@ -207,10 +207,10 @@ struct DiscoveryTests {
             "HostCore.SettingsProtocol HostCore.SettingsService",
             "OnlyServices.ClockProtocol OnlyServices.SystemClock",
             "OnlyServices.LogProtocol OnlyServices.LogService",
-            "ShopKit.CartProtocol ShopKit.CartService",
-            "ShopKit.PaymentProtocol ShopKit.PaymentService",
             "Shared.TwiceProtocol DuplicateA.TwiceService",
             "Shared.TwiceProtocol DuplicateB.TwiceService",
+            "ShopKit.CartProtocol ShopKit.CartService",
+            "ShopKit.PaymentProtocol ShopKit.PaymentService",
         ])
         #expect(report.routes == [
             "/settings HostCore.SettingsHandler",
