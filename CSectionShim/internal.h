@@ -3,6 +3,7 @@
 #define BEEHIVE_INTERNAL_H
 
 #define _GNU_SOURCE
+#include "beehive_benchmark_support.h"
 #include "beehive_discovery.h"
 #include "beehive.h"
 

@@ -83,8 +83,6 @@ size_t bh_refresh(void);
 bh_snapshot *bh_snapshot_take(void);
 /* The generation bh_snapshot_take would report now, without taking a snapshot. Thread-safe. */
 uint64_t bh_snapshot_generation(void);
-/* A new snapshot of every annotated object loaded now, read from scratch, leaving the current set alone. */
-bh_snapshot *bh_snapshot_read_loaded_objects(void);
 void bh_snapshot_free(bh_snapshot *snapshot);
 
 /* 0 when the environment variable BEEHIVE_DISCOVERY=0 turned discovery off for this process. */
@@ -96,9 +94,6 @@ bh_object *bh_read_file(const char *path);
    an object's sections). Never modified once published. */
 bh_object *bh_object_retain(bh_object *object);
 void bh_object_release(bh_object *object);
-
-/* Nanoseconds the constructor's walk took, for the startup profile. */
-uint64_t bh_constructor_nanoseconds(void);
 
 #ifdef __cplusplus
 }

@@ -127,10 +127,10 @@ public final class Hive: Sendable {
     }
 
     /// Every annotation of the loaded objects that is not in use, and why, naming its object file and record:
-    /// modules, route handlers and targets whose type does not resolve or conform (refused when delivered),
-    /// modules still waiting for a dependency, and annotated services whose protocol or implementation type
-    /// does not resolve, or whose implementation is no `ServiceImplementation` (checked now: lookups resolve
-    /// them lazily). Creates nothing.
+    /// modules and targets whose type does not resolve or conform (refused when delivered), modules still
+    /// waiting for a dependency, and, checked now because they are resolved at first use, route handlers whose
+    /// type does not resolve or conform and annotated services whose protocol or implementation type does not
+    /// resolve, or whose implementation is no `ServiceImplementation`. Creates nothing.
     /// `HiveHost.start()` runs it.
     public func validateAnnotations() -> [HiveDiagnostic] {
         var found = serviceRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
@@ -151,6 +151,8 @@ public final class Hive: Sendable {
             }
         }
         found += routeRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
+        // Route handlers are resolved at their first match; resolving them here reports them at start.
+        found += routeRecords.registrations.compactMap { Router.handlerProblem(of: $0.record) }.map(HiveDiagnostic.registry)
         found += targetRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
         found += moduleRecords.problems.map { HiveDiagnostic.module($0.diagnostic) }
         return found

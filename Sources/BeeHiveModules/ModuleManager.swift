@@ -9,7 +9,7 @@ import Logging
 ///     let manager = ModuleManager()
 ///     try manager.register(NetworkModule.self, level: .basic)
 ///     try manager.registerModules(fromConfigurationFileAt: "/etc/shop/modules.plist")
-///     manager.apply(AnnotationRegistry.shared.refresh())
+///     manager.apply(AnnotationRegistry.shared.snapshot())
 ///     try manager.start()                 // setUp, init, and splash once every init is done
 ///     try await manager.waitForLaunch()   // async inits included
 ///     try manager.trigger(.reload)

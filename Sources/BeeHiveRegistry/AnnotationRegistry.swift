@@ -6,9 +6,8 @@ import BeeHiveLocks
 /// what a duplicate means is the business of the module and service managers and their policies.
 /// Records come out in an order that does not depend on link or load order.
 public final class AnnotationRegistry: Sendable {
-    /// The registry of this process's loaded objects. It starts empty: its first `refresh()` takes in what the
-    /// shim's constructor found before `main` (and returns all of it, for a manager fed without `Hive`); call
-    /// `refresh()` again after loading plugins.
+    /// The registry of this process's loaded objects. It starts empty: its first `refresh()` (or `snapshot()`)
+    /// takes in what the shim's constructor found before `main`; call `refresh()` again after loading plugins.
     public static let shared = AnnotationRegistry(source: LoadedObjectsSource())
 
     private struct State {
@@ -36,6 +35,21 @@ public final class AnnotationRegistry: Sendable {
     public func refresh() -> RegistryUpdate {
         state.withLock { state in
             apply(source.poll(), to: &state)
+        }
+    }
+
+    /// Refreshes, then returns everything the registry holds as one update: every current object and record
+    /// as arriving, and the diagnostics still kept. This is what a consumer that starts now needs, however
+    /// often the registry was refreshed before: apply one snapshot to each manager fed without `Hive`, then
+    /// the update of each later `refresh()` to each of them.
+    public func snapshot() -> RegistryUpdate {
+        state.withLock { state in
+            apply(source.poll(), to: &state)
+            var update = RegistryUpdate()
+            update.loadedObjects = state.objects.values.map(\.object).sorted { ($0.path, $0.id) < ($1.path, $1.id) }
+            update.added = state.records
+            update.diagnostics = state.diagnostics.entries
+            return update
         }
     }
 

@@ -5,16 +5,6 @@ import Glibc
 
 /// The Swift face of the C walk: turns the shim's raw sections into records and diagnostics.
 public enum SectionReader {
-    /// Reads every annotated object loaded now, from scratch, without touching the process-wide set that
-    /// `LoadedObjectsSource` reads. For tools and benchmarks.
-    public static func scanLoadedObjects() -> [ObjectAnnotations] {
-        guard let snapshot = bh_snapshot_read_loaded_objects() else { return [] }
-        defer { bh_snapshot_free(snapshot) }
-        return (0..<snapshot.pointee.count).compactMap { index in
-            snapshot.pointee.objects[index].map { annotations(of: $0) }
-        }
-    }
-
     /// Reads the annotations of a file on disk, without loading it.
     public static func readFile(atPath path: String) -> ObjectAnnotations {
         guard let object = bh_read_file(path) else {
@@ -29,9 +19,6 @@ public enum SectionReader {
 
     /// False when `BEEHIVE_DISCOVERY=0` turned discovery off for this process.
     public static var isDiscoveryEnabled: Bool { bh_discovery_enabled() != 0 }
-
-    /// How long the constructor's walk took before `main`, in nanoseconds.
-    public static var constructorNanoseconds: UInt64 { bh_constructor_nanoseconds() }
 
     static func loadedObject(_ object: bh_object) -> LoadedObject {
         let buildID = withUnsafeBytes(of: object.build_id) { bytes in

@@ -1,3 +1,4 @@
+import BeeHiveLocks
 import BeeHiveRegistry
 import Logging
 
@@ -9,9 +10,11 @@ extension Router: RecordConsumer {
         record.kind == .route
     }
 
-    /// Registers the route each `BeeHiveRoute(...)` record declares; each match instantiates the record's
-    /// ``RouteHandler`` type. A handler type that does not resolve or does not conform, or a malformed pattern,
-    /// is refused with a diagnostic naming the record and its object file.
+    /// Registers the route each `BeeHiveRoute(...)` record declares. The record's ``RouteHandler`` type is
+    /// resolved at the route's first match, not here, and each match instantiates it; a name that does not
+    /// resolve or conform makes its matches unhandled and is reported by ``handlerProblem(of:)`` (which
+    /// `Hive.validateAnnotations()` calls at start). A malformed pattern is refused with a diagnostic naming
+    /// the record and its object file.
     public func register(_ records: [AnnotationRecord]) -> [RecordOutcome<RouteID, RegistryDiagnostic>] {
         records.map { record in
             let outcome = Self.route(for: record, into: self)
@@ -35,6 +38,25 @@ extension Router: RecordConsumer {
         ledger.apply(update, to: self)
     }
 
+    /// Why the handler a route record names cannot be used (its type does not resolve, or does not conform
+    /// to ``RouteHandler``), naming the record and its object file; nil when it can, or when the record is not
+    /// a route. Resolves the name without instantiating anything.
+    package static func handlerProblem(of record: AnnotationRecord) -> RegistryDiagnostic? {
+        guard case .route(let route) = record.payload, case .failure(let problem) = handlerType(named: route.typeName, by: record) else {
+            return nil
+        }
+        return problem
+    }
+
+    fileprivate static func handlerType(
+        named name: String, by record: AnnotationRecord
+    ) -> Result<any RouteHandler.Type, RegistryDiagnostic> {
+        TypeResolver.resolve(name, as: (any RouteHandler.Type).self).mapError { diagnostic in
+            RegistryDiagnostic(
+                diagnostic.kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text)
+        }
+    }
+
     private static func route(for record: AnnotationRecord, into router: Router) -> RecordOutcome<RouteID, RegistryDiagnostic> {
         guard case .route(let route) = record.payload else {
             return .refused(
@@ -42,23 +64,47 @@ extension Router: RecordConsumer {
                     .misplacedRecord(kind: record.kind, expectedSection: SectionName.routes),
                     objectPath: record.origin.objectPath, section: record.origin.section, record: record.text))
         }
-        switch TypeResolver.resolve(route.typeName, as: (any RouteHandler.Type).self, origin: record.origin) {
-        case .failure(let diagnostic):
+        let handlerType = AnnotatedHandlerType(name: route.typeName, record: record)
+        let logger = router.logger
+        do {
+            return .registered(
+                try router.register(
+                    [route.pattern], scheme: route.scheme, priority: route.priority,
+                    handler: { parameters in
+                        switch handlerType.resolved {
+                        case .success(let type): return type.init().handle(parameters)
+                        case .failure(let diagnostic):
+                            logger.error("route handler not usable: \(diagnostic)")
+                            return false
+                        }
+                    },
+                    handlerDescription: route.typeName, origin: "\(record.origin) \"\(record.text)\"")[0])
+        } catch {
             return .refused(
                 RegistryDiagnostic(
-                    diagnostic.kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text))
-        case .success(let handlerType):
-            do {
-                return .registered(
-                    try router.addRoute(
-                        route.pattern, scheme: route.scheme, priority: route.priority, handlerType: handlerType,
-                        origin: "\(record.origin) \"\(record.text)\""))
-            } catch {
-                return .refused(
-                    RegistryDiagnostic(
-                        .malformedRecord(reason: error.description), objectPath: record.origin.objectPath,
-                        section: record.origin.section, record: record.text))
-            }
+                    .malformedRecord(reason: error.description), objectPath: record.origin.objectPath,
+                    section: record.origin.section, record: record.text))
         }
+    }
+}
+
+/// The handler type a route record names, resolved at the route's first match and kept: registering a route
+/// costs no name lookup or conformance scan, and a route never matched costs none at all.
+private final class AnnotatedHandlerType: Sendable {
+    private let name: String
+    private let record: AnnotationRecord
+    private let cache = Locked<Result<any RouteHandler.Type, RegistryDiagnostic>?>(nil)
+
+    init(name: String, record: AnnotationRecord) {
+        self.name = name
+        self.record = record
+    }
+
+    var resolved: Result<any RouteHandler.Type, RegistryDiagnostic> {
+        if let known = cache.withLock({ $0 }) { return known }
+        // Resolved outside the lock; two first matches racing resolve the same name to the same answer.
+        let found = Router.handlerType(named: name, by: record)
+        cache.withLock { $0 = found }
+        return found
     }
 }

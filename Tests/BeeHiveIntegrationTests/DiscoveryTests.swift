@@ -196,6 +196,33 @@ struct DiscoveryTests {
         #expect(update.diagnosticLines == Self.startupDiagnostics)
         #expect(update.objectNames.sorted() == Self.annotatedObjects)
     }
+
+    /// Two managers fed from `AnnotationRegistry.shared` without `Hive` in a fresh process, each from its own
+    /// `snapshot()`: both register every record of their kind, although the first snapshot already took in
+    /// what the constructor found.
+    @Test func everyManagerFedFromTheSharedRegistryRegistersEverything() throws {
+        let build = try FixtureBuilder.build(FixtureHost.package, .debug, linker: .gold)
+        let report = try FixtureHost.run(build, ["managers"], as: ManagerReport.self)
+        #expect(report.services.sorted() == [
+            "HostCore.SettingsProtocol HostCore.SettingsService",
+            "OnlyServices.ClockProtocol OnlyServices.SystemClock",
+            "OnlyServices.LogProtocol OnlyServices.LogService",
+            "Shared.TwiceProtocol DuplicateA.TwiceService",
+            "Shared.TwiceProtocol DuplicateB.TwiceService",
+            "ShopKit.CartProtocol ShopKit.CartService",
+            "ShopKit.PaymentProtocol ShopKit.PaymentService",
+        ])
+        #expect(report.routes == [
+            "/settings HostCore.SettingsHandler",
+            "/shop/cart ShopKit.CartHandler",
+            "/shop/item/:id ShopKit.ItemHandler",
+        ])
+    }
+}
+
+struct ManagerReport: Decodable {
+    let services: [String]
+    let routes: [String]
 }
 
 struct ReaderPhases: Decodable {

@@ -67,6 +67,24 @@ private let broken = object(4, "/app/lib/libBroken.so", ["beehive:1|module|Broke
         #expect(registry.refresh().isEmpty)
     }
 
+    /// A consumer that starts after the registry was refreshed gets everything from `snapshot()`, which also
+    /// takes in what arrived since, and a second snapshot is as full as the first.
+    @Test func snapshotHoldsEverythingHoweverOftenRefreshed() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        source.enqueue(.loaded(sharedB), .loaded(sharedA))
+        source.enqueue(.loaded(shop))
+        #expect(registry.refresh().added.count == 4)
+        let snapshot = registry.snapshot()
+        #expect(snapshot.loadedObjects == [sharedA.object, sharedB.object, shop.object])
+        #expect(snapshot.added == registry.records)
+        #expect(snapshot.added.count == 7)
+        #expect(snapshot.diagnostics.count == 2)
+        #expect(snapshot.removed.isEmpty && snapshot.unloadedObjects.isEmpty)
+        #expect(registry.snapshot() == snapshot)
+        #expect(registry.refresh().isEmpty)
+    }
+
     @Test func duplicatesAcrossTwoObjectsNameBothPaths() throws {
         let source = FakeAnnotationSource()
         let registry = AnnotationRegistry(source: source)

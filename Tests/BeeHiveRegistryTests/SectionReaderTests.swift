@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(Benchmarks) import BeeHiveRegistry
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -75,6 +75,9 @@ final class OrderTarget: MediatorTarget {
         #expect(!router.routeTableDescription.contains("Router+Annotations.swift"))
     }
 
+    /// Handler types are resolved at the first match, not at registration: a record naming a missing or
+    /// non-conforming type registers its route, its matches are not handled, and `handlerProblem(of:)` names
+    /// the record and its object file. A malformed pattern is refused at once.
     @Test func unusableRouteRecordsAreReportedWithTheirObject() throws {
         let router = Router()
         let missing = try Self.record("beehive:1|route|/a/:id|BeeHiveRouterTests.NoSuchHandler", object: "/opt/app/libMissing.so")
@@ -83,18 +86,25 @@ final class OrderTarget: MediatorTarget {
         let good = try Self.record("beehive:1|route|/d/:id|BeeHiveRouterTests.UserHandler")
         let diagnostics = router.apply(Self.update(added: [missing, wrong, malformed, good]))
 
-        #expect(diagnostics.count == 3)
-        #expect(diagnostics.map(\.objectPath) == ["/opt/app/libMissing.so", "/opt/app/libWrong.so", "/opt/app/libBad.so"])
-        #expect(diagnostics.allSatisfy { $0.section == SectionName.routes })
-        #expect(diagnostics[0].kind == .unresolvedType(name: "BeeHiveRouterTests.NoSuchHandler"))
-        #expect(diagnostics[1].kind == .nonConformingType(name: "BeeHiveRouterTests.NotARouteHandler", expected: "RouteHandler.Type"))
-        guard case .malformedRecord(let reason) = diagnostics[2].kind else {
-            Issue.record("expected a malformed record, got \(diagnostics[2])")
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.map(\.objectPath) == ["/opt/app/libBad.so"])
+        guard case .malformedRecord(let reason) = diagnostics.first?.kind else {
+            Issue.record("expected a malformed record, got \(diagnostics)")
             return
         }
         #expect(reason.contains("never closed"))
-        #expect(diagnostics[2].record == malformed.text)
-        #expect(router.routes().map(\.pattern.text) == ["/d/:id"])
+        #expect(diagnostics[0].record == malformed.text)
+        #expect(diagnostics[0].section == SectionName.routes)
+        #expect(router.routes().map(\.pattern.text) == ["/a/:id", "/b/:id", "/d/:id"])
+
+        let problems = [missing, wrong, good].map(Router.handlerProblem(of:))
+        #expect(problems.map { $0?.objectPath } == ["/opt/app/libMissing.so", "/opt/app/libWrong.so", nil])
+        #expect(problems.map { $0?.record } == [missing.text, wrong.text, nil])
+        #expect(problems[0]?.kind == .unresolvedType(name: "BeeHiveRouterTests.NoSuchHandler"))
+        #expect(problems[1]?.kind == .nonConformingType(name: "BeeHiveRouterTests.NotARouteHandler", expected: "RouteHandler.Type"))
+        #expect(try !router.route("app://a/1").isHandled)
+        #expect(try !router.route("app://b/1").isHandled)
+        #expect(try router.route("app://d/lazy-1").isHandled)
     }
 
     @Test func targetRecordsRegisterMediatorTargets() throws {

@@ -1,6 +1,7 @@
 import BenchSupport
 import Benchmark
 import BeeHive
+@_spi(Benchmarks) import BeeHiveRegistry
 import CBenchAnnotations
 import CBenchLibelf
 import CSectionShim

@@ -1,6 +1,7 @@
 import BenchSupport
 import Benchmark
 import BeeHive
+@_spi(Benchmarks) import BeeHiveRegistry
 import CSectionShim
 
 /// How discovery grows with the number of records in one object (10 to 100,000) and with the number of

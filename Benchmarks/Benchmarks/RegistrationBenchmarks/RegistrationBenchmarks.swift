@@ -1,43 +1,57 @@
 import BenchSupport
 import Benchmark
 import BeeHive
+import Synchronization
 
 /// Registering in code (issue 11: ≤ 5 µs per module, service or route). Each iteration registers one thing and
-/// removes it again, so the managers stay the same size; every registration is of a type the manager has not
-/// printed before, because the first registration of a type is what used to cost (`String(reflecting:)`
-/// searched every conformance of the process to print a protocol).
-protocol RegisteredService: AnyObject {}
-final class RegisteredServiceImpl: RegisteredService, SimpleServiceImplementation { init() {} }
-
-final class RegisteredModule: Module { init() {} }
-
-final class RegisteredHandler: RouteHandler {
-    init() {}
-    func handle(_ parameters: RouteParameters) -> Bool { true }
-}
-
+/// removes it again, so the managers stay the same size, and each registers a type the process has not
+/// registered before (RegisteredTypes.swift, from scripts/generate-registration-types): the runtime's and the
+/// managers' caches cannot hide what a first registration costs (`String(reflecting:)` used to search every
+/// conformance of the process to print a protocol). No warm-up, and no more iterations than types.
 let benchmarks: @Sendable () -> Void = {
-    let configuration = Tolerances.configuration(scalingFactor: .one)
+    func configuration(types: Int) -> Benchmark.Configuration {
+        var configuration = Tolerances.configuration(scalingFactor: .one)
+        configuration.warmupIterations = 0
+        configuration.maxIterations = types
+        return configuration
+    }
 
-    Benchmark("Register.service@code", configuration: configuration) { benchmark in
+    let nextService = NextEntry(of: serviceRegistrations.count)
+    Benchmark("Register.service@code", configuration: configuration(types: serviceRegistrations.count)) { benchmark in
         let manager = ServiceManager()
         for _ in benchmark.scaledIterations {
-            manager.register(RegisteredService.self, implementation: RegisteredServiceImpl.self)
-            manager.unregister(RegisteredService.self)
+            serviceRegistrations[nextService.take()](manager)
         }
     }
-    Benchmark("Register.module@code", configuration: configuration) { benchmark in
+    let nextModule = NextEntry(of: moduleRegistrations.count)
+    Benchmark("Register.module@code", configuration: configuration(types: moduleRegistrations.count)) { benchmark in
         let manager = ModuleManager()
         for _ in benchmark.scaledIterations {
-            try manager.register(RegisteredModule.self)
-            try manager.unregister(RegisteredModule.self)
+            try moduleRegistrations[nextModule.take()](manager)
         }
     }
-    Benchmark("Register.route@code", configuration: configuration) { benchmark in
+    let nextRoute = NextEntry(of: routeRegistrations.count)
+    Benchmark("Register.route@code", configuration: configuration(types: routeRegistrations.count)) { benchmark in
         let router = Router()
         for _ in benchmark.scaledIterations {
-            let id = try router.addRoute("/registered/:id", handlerType: RegisteredHandler.self)
-            _ = router.removeRoute(id)
+            try routeRegistrations[nextRoute.take()](router)
+        }
+    }
+}
+
+/// Hands out the indices of a registration list in turn, one per iteration, across the benchmark's calls.
+final class NextEntry: Sendable {
+    private let count: Int
+    private let next = Mutex(0)
+
+    init(of count: Int) {
+        self.count = count
+    }
+
+    func take() -> Int {
+        next.withLock { next in
+            defer { next += 1 }
+            return next % count
         }
     }
 }

@@ -1,6 +1,7 @@
 // The stand-in for the demo in the start-up benchmark: a process that starts a BeeHive app with discovery on
 // (or off, with BEEHIVE_DISCOVERY=0) and exits. With --report it prints the time of each phase of its start.
 import BeeHive
+@_spi(Benchmarks) import BeeHiveRegistry
 import Foundation
 
 let (problem, phases) = await Probe.run()

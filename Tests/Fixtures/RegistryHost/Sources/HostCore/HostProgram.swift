@@ -15,6 +15,8 @@ import Glibc
 ///     host truncate PATH OTHER         load PATH, refresh, truncate PATH to 0 bytes, load OTHER, refresh
 ///     host readers PATH...             two independent sources polled around loading and unloading the plugins
 ///     host manual                      a fresh process's first AnnotationRegistry.shared.refresh(), as an update
+///     host managers                    a service manager and a router fed one AnnotationRegistry.shared.snapshot()
+///                                      each, without Hive, as the docs teach
 ///     host race ROUNDS PATH...         load and unload the plugins on another thread while refreshing
 ///     host resolve                     resolve every module record to a FixtureModule class
 ///     host load THREADS ITERATIONS PATH...  resolve, route and trigger events on many threads through
@@ -39,6 +41,7 @@ public enum HostProgram {
                 _exit(0)
             case "readers" where !operands.isEmpty: try emit(readers(operands))
             case "manual": try emit(Report(update: AnnotationRegistry.shared.refresh()))
+            case "managers": try emit(managers())
             case "resolve": try emit(resolve())
             case "load" where operands.count >= 3:
                 try emit(LoadTest.run(threads: Int(operands[0]) ?? 64, iterations: Int(operands[1]) ?? 100, pluginPaths: Array(operands.dropFirst(2))))
@@ -50,6 +53,24 @@ public enum HostProgram {
             FileHandle.standardError.write(Data("host: \(error)\n".utf8))
             exit(1)
         }
+    }
+
+    struct ManagerReport: Encodable {
+        /// "service implementation" per registration.
+        let services: [String]
+        /// "pattern handler" per route.
+        let routes: [String]
+    }
+
+    /// The manual path of docs/services.md and docs/routing.md: two managers, each given the shared snapshot.
+    private static func managers() -> ManagerReport {
+        let services = ServiceManager()
+        services.apply(AnnotationRegistry.shared.snapshot())
+        let router = Router()
+        router.apply(AnnotationRegistry.shared.snapshot())
+        return ManagerReport(
+            services: services.registrations.map { "\($0.service) \($0.implementation)" },
+            routes: router.allRoutes.map { "\($0.pattern.text) \($0.handler)" }.sorted())
     }
 
     private static func refreshed() -> AnnotationRegistry {
