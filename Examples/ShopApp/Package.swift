@@ -7,6 +7,8 @@ import PackageDescription
 //
 // - Account, Catalog, Cart, Home: feature modules, each in its own target, linked into the ShopApp executable.
 // - Reviews: a feature built as a plugin, libReviews.so, that the app loads at run time.
+// - Wishlist, Recommendations: plugins that `scripts/demo` copies into the app's plugins folder; the app
+//   indexes the folder without loading them, and loads each the first time its route or target is used.
 // - C*Annotations: the C annotations (`#include <beehive.h>`) of the modules, services and routes found by
 //   discovery; they sit next to the feature they describe.
 // - ShopInterfaces (../ShopInterfaces): the protocols the features share, in a dynamic library of its own.
@@ -26,6 +28,9 @@ let package = Package(
         // The plugin: the host loads it with Hive.loadPlugin(atPath:); it links libBeeHive.so and
         // libShopInterfaces.so like the host, so both sides see one registry and one copy of every protocol.
         .library(name: "Reviews", type: .dynamic, targets: ["Reviews", "CReviewsAnnotations"]),
+        // The plugins folder's plugins, built the same way.
+        .library(name: "Wishlist", type: .dynamic, targets: ["Wishlist", "CWishlistAnnotations"]),
+        .library(name: "Recommendations", type: .dynamic, targets: ["Recommendations", "CRecommendationsAnnotations"]),
     ],
     dependencies: [
         .package(path: "../.."),
@@ -51,5 +56,9 @@ let package = Package(
         ),
         .target(name: "Reviews", dependencies: [beeHive, interfaces]),
         .target(name: "CReviewsAnnotations", dependencies: [beeHive]),
+        .target(name: "Wishlist", dependencies: [beeHive, interfaces]),
+        .target(name: "CWishlistAnnotations", dependencies: [beeHive]),
+        .target(name: "Recommendations", dependencies: [beeHive, interfaces]),
+        .target(name: "CRecommendationsAnnotations", dependencies: [beeHive]),
     ]
 )

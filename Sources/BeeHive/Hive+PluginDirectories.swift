@@ -99,6 +99,10 @@ extension Hive {
         return found
     }
 
+    /// The plugins of this hive's folders that a first use loaded, in the order they loaded, each with what was
+    /// asked for; plugins loaded when their folder was added (those carrying modules) are not among them.
+    public var pluginsLoadedOnFirstUse: [PluginFirstUse] { pluginDirectories.firstUses }
+
     /// Lets each manager ask the plugin folders on a miss; done once.
     private func installDeferredLookups() {
         services.deferred.withLock { lookup in
@@ -137,7 +141,7 @@ extension Hive {
         }
         if case .loaded = try plugins.load(declaring: identity) {
             logger.info("loaded plugin on first use", metadata: ["path": "\(plugin.path)", "for": "\(identity)"])
-            pluginDirectories.loaded(plugin)
+            pluginDirectories.loaded(plugin, firstUse: identity)
         }
         return true
     }

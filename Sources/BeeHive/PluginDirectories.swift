@@ -18,6 +18,7 @@ final class PluginDirectories: Sendable {
         var targets: [String: RecordIdentity] = [:]
         var routes: [RouteID: RecordIdentity] = [:]
         var routeIdentities: Set<RecordIdentity> = []
+        var firstUses: [PluginFirstUse] = []
     }
 
     private let state = Locked(State())
@@ -26,6 +27,8 @@ final class PluginDirectories: Sendable {
     private let routes = Router()
 
     var folders: [Folder] { state.withLock { $0.folders } }
+
+    var firstUses: [PluginFirstUse] { state.withLock { $0.firstUses } }
 
     /// Adds a folder's index; false when that folder was added already. A declaration keeps the first plugin
     /// declaring it.
@@ -69,10 +72,11 @@ final class PluginDirectories: Sendable {
     }
 
     /// Drops the route placeholders of a loaded plugin: its own routes answer now, and a URL its handlers
-    /// decline must not run them twice.
-    func loaded(_ plugin: IndexedPlugin) {
+    /// decline must not run them twice. `firstUse` is what was asked for when a first use loaded it.
+    func loaded(_ plugin: IndexedPlugin, firstUse: RecordIdentity? = nil) {
         let identities = Set(plugin.records.map(\.identity))
         let ids = state.withLock { state in
+            if let firstUse { state.firstUses.append(PluginFirstUse(path: plugin.path, requested: firstUse)) }
             let ids = state.routes.filter { identities.contains($0.value) }.map(\.key)
             for id in ids { state.routes[id] = nil }
             return ids

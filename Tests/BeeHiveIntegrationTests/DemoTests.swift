@@ -48,6 +48,12 @@ struct DemoTests {
             "[Account] splash", "[Catalog] splash", "[Cart] splash",
             "[Home] splash: home screen ready: 4 products", "launched in",
         ])
+        // The plugins folder is indexed before the launch, and none of its plugins is loaded.
+        story.expectLines(inOrder: [
+            "== Plugins folders: every plugin known from its ELF records, none loaded", "/shop-plugins: 2 plugins",
+            "libRecommendations.so declares target Recommendations", "libWishlist.so declares route /wishlist/add",
+            "plugins loaded: none; each loads on first use", "== Launch",
+        ])
         // The plugin's records are read once it is loaded, and its module catches up.
         story.expectLines(inOrder: [
             "== Plugin: loading libReviews.so", "[Reviews] setUp: plugin module", "catching up after the launch",
@@ -73,6 +79,18 @@ struct DemoTests {
             "-> open shop://cart/add?item=42", "[Cart] route /cart/add (code): 1 x Hive tool; cart total $19.99",
             "-> open shop://cart/add?item=7&quantity=2", "2 x Honey jar; cart total $36.99",
         ])
+        // Each plugin of the folder loads at its first use, told with what was asked for; later uses load nothing.
+        story.expectLines(inOrder: [
+            "== First use", "canRoute(shop://wishlist/add?item=7) true, canPerform(Recommendations.forProduct) true",
+            "-> open shop://wishlist/add?item=7", "[Wishlist] route /wishlist/add (plugin from the folder): Honey jar saved for later",
+            "first use of route /wishlist/add loaded plugin libWishlist.so", "handled by route /wishlist/add",
+            "-> open shop://wishlist/add?item=12", "handled by route /wishlist/add",
+            "-> perform Recommendations.forProduct", "[Recommendations] target Recommendations.forProduct (plugin from the folder)",
+            "first use of target Recommendations loaded plugin libRecommendations.so", "returned [",
+            "-> perform Recommendations.forProduct", "returned [", "plugins loaded on first use: 2",
+        ])
+        #expect(story.lines.filter { $0.contains("loaded plugin libWishlist.so") }.count == 1, "loaded once")
+        #expect(story.lines.filter { $0.contains("loaded plugin libRecommendations.so") }.count == 1, "loaded once")
         // The login guard redirects, the login page sends the shopper on, the order is a custom event.
         story.expectLines(inOrder: [
             "-> open shop://cart/checkout",
@@ -166,6 +184,27 @@ struct DemoTests {
             "== Diagnostics", "none",
         ])
         #expect(!story.lines.contains { $0.contains("] setUp") }, "--list starts no module")
+    }
+
+    /// A folder listed in BEEHIVE_PLUGIN_PATH is indexed with the app's own, and its plugin loads on first use:
+    /// a C plugin declaring a route whose handler is the app's own Catalog page.
+    @Test func honoursBEEHIVE_PLUGIN_PATH() throws {
+        guard Self.succeeded(try Self.demo("--help"), "--help") else { return }
+        let folder = try FixtureHost.temporaryDirectory("demo-plugin-path")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        chmod(folder.path, 0o755)
+        let plugin = folder.appending(path: "libgift.so")
+        try FileManager.default.copyItem(
+            at: try SystemTools.cPlugin("deferred.c", defines: ["DEFERRED_ROUTE_PATTERN=\"/gift/:id\"", "DEFERRED_ROUTE_TYPE=Catalog.ProductPage"]),
+            to: plugin)
+        chmod(plugin.path, 0o644)
+        let output = try FixtureBuilder.run(Self.app, ["--open", "shop://gift/42"], environment: ["BEEHIVE_PLUGIN_PATH": folder.path])
+        guard Self.succeeded(output, "--open", "shop://gift/42") else { return }
+        Story(output.standardOutput).expectLines(inOrder: [
+            "/shop-plugins: 2 plugins", "\(folder.lastPathComponent): 1 plugins", "libgift.so declares route /gift/:id",
+            "plugins loaded: none", "== Opening shop://gift/42", "[Catalog] route /product/:id (C annotation): #42 Hive tool",
+            "first use of route /gift/:id loaded plugin libgift.so", "handled by route /gift/:id",
+        ])
     }
 
     @Test func helpListsWhatTheDemoCanDo() throws {

@@ -136,6 +136,7 @@ struct DeferredPluginFolder {
         #expect(!hive.router.canRoute("/elsewhere/7"))
         #expect(hive.mediator.canPerform(target: "deferredTarget", action: "ping"))
         #expect(!folder.isLoaded("rt-route") && !folder.isLoaded("rt-target"), "canRoute and canPerform load nothing")
+        #expect(hive.pluginsLoadedOnFirstUse.isEmpty)
 
         guard case .handled(let match) = try hive.open("/deferred/7") else {
             Issue.record("the deferred route did not handle the URL")
@@ -146,6 +147,12 @@ struct DeferredPluginFolder {
         #expect(folder.isLoaded("rt-route") && !folder.isLoaded("rt-target"))
         #expect(try hive.mediator.perform(target: "deferredTarget", action: "ping") as? String == "pong")
         #expect(folder.isLoaded("rt-target"))
+        // Each load is told with what was asked for, in order; later uses add nothing.
+        _ = try hive.open("/deferred/8")
+        #expect(hive.pluginsLoadedOnFirstUse == [
+            PluginFirstUse(path: folder.file("rt-route"), requested: RecordIdentity(kind: .route, name: "/deferred/:id")),
+            PluginFirstUse(path: folder.file("rt-target"), requested: RecordIdentity(kind: .target, name: "deferredTarget")),
+        ])
         #expect(hive.diagnostics.isEmpty, "\(hive.diagnostics)")
     }
 

@@ -25,9 +25,10 @@ struct DemoOptions {
         usage: ShopApp [MODE] [OPTIONS]
 
         A modular shop built on BeeHive for Linux. Without a mode it takes the tour: discovers and registers
-        modules, launches them (awaiting an async init), loads the Reviews plugin, uses services across modules,
-        opens URLs (one redirected by a login guard), places an order (a custom event), shuts down and prints the
-        time profile of every module hook.
+        modules, indexes its plugins folders without loading them, launches the modules (awaiting an async init),
+        loads the Reviews plugin, uses services across modules, opens URLs (one redirected by a login guard), loads
+        each plugin of the folders on first use, places an order (a custom event), shuts down and prints the time
+        profile of every module hook.
 
         Modes:
           --open URL       launch, load the plugin, open URL (e.g. 'shop://cart/add?item=42'), shut down
@@ -44,8 +45,12 @@ struct DemoOptions {
           --log-level L    trace, debug, info (default), notice, warning, error or critical; logs go to stderr
           -h, --help       show this help
 
+        Plugins folders: shop-plugins next to the executable (libWishlist.so, libRecommendations.so), then those
+        listed in BEEHIVE_PLUGIN_PATH (colon-separated; each must be writable by its owner only).
+
         Routes: shop://home, shop://product/ID, shop://product/ID/reviews (plugin), shop://cart,
-        shop://cart/add?item=ID[&quantity=N], shop://cart/checkout (login guard), shop://login?user=NAME
+        shop://cart/add?item=ID[&quantity=N], shop://cart/checkout (login guard), shop://login?user=NAME,
+        shop://wishlist/add?item=ID (plugin of the folder)
         Products: 7, 12, 42, 99.
         """
 

@@ -8,6 +8,7 @@ import ShopInterfaces
 extension ShopRuntime {
     func list() throws {
         try registerModules()
+        try addPluginFolders()
         try loadPlugin()
         Story.chapter("Annotated objects (loaded objects carrying the BeeHive note)")
         for object in hive.registry.objects {

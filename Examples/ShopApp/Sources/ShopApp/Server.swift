@@ -8,6 +8,7 @@ extension ShopRuntime {
     /// SIGTERM at any point of the launch ends in willTerminate and tearDown of every module set up.
     func serve() async throws {
         try registerModules()
+        try addPluginFolders()
         Story.chapter("Launch: setUp in order, init (Catalog's is async), splash once every init is done")
         try await host.runUntilTerminated { [self] in
             try loadPlugin()
@@ -20,6 +21,7 @@ extension ShopRuntime {
 
     func openOnly(_ url: String) async throws {
         try registerModules()
+        try addPluginFolders()
         try await launch()
         try loadPlugin()
         Story.chapter("Opening \(url)")

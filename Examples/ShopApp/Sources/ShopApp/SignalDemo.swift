@@ -10,6 +10,7 @@ import Glibc
 extension ShopRuntime {
     func sendSignal(_ signal: ProcessSignal) async throws {
         try registerModules()
+        try addPluginFolders()
         try await launch()
         try loadPlugin()
         let (terminated, termination) = AsyncStream<ProcessSignal>.makeStream()

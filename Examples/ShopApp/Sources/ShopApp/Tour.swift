@@ -6,6 +6,7 @@ extension ShopRuntime {
     func tour() async throws {
         try registerModules()
         describeModules(title: "Modules: registered in code, from modules.plist, and by C annotation")
+        try addPluginFolders()
         try await launch()
         try loadPlugin()
         describeModules(title: "Modules after the plugin")
@@ -18,6 +19,7 @@ extension ShopRuntime {
         ] {
             open(url)
         }
+        showFirstUses()
         Story.chapter("Checkout: the login guard redirects, then orderPlaced (custom event 1001) reaches three modules")
         open("shop://cart/checkout")
         open("shop://nowhere")
@@ -30,7 +32,7 @@ extension ShopRuntime {
     func open(_ url: String) {
         Story.note("\n-> open \(url)")
         do {
-            switch try hive.open(url) {
+            switch try tellingFirstUseLoads({ () throws(HiveError) in try hive.open(url) }) {
             case .handled(let match):
                 Story.note("   handled by route \(match.parameters.pattern ?? "?")")
             case .unmatched:
@@ -41,6 +43,19 @@ extension ShopRuntime {
         } catch {
             Story.note("   failed: \(error)")
         }
+    }
+
+    /// The plugins of the folders load one at a time, each when what it declares is first asked for.
+    private func showFirstUses() {
+        Story.chapter("First use: each plugin of the folder loads when something it declares is first asked for")
+        let url = "shop://wishlist/add?item=7"
+        let canPerform = hive.mediator.canPerform(target: "Recommendations", action: "forProduct")
+        Story.note("answered from the index, nothing loaded: canRoute(\(url)) \(hive.router.canRoute(url)), canPerform(Recommendations.forProduct) \(canPerform)")
+        open(url)
+        open("shop://wishlist/add?item=12")
+        perform(target: "Recommendations", action: "forProduct", parameters: ["id": "42"])
+        perform(target: "Recommendations", action: "forProduct", parameters: ["id": "7"])
+        Story.note("plugins loaded on first use: \(hive.pluginsLoadedOnFirstUse.count)")
     }
 
     private func showServices() {

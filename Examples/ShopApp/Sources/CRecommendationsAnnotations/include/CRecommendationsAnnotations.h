@@ -1,0 +1,1 @@
+/* The Recommendations plugin's annotations live in annotations.c; this target has no API. */
