@@ -182,6 +182,7 @@ public final class Hive: Sendable {
             return []
         }
         logger.info("loaded plugin", metadata: ["path": "\(path)", "object": "\(plugin.objectPath)"])
+        HiveObserver.pluginLoaded()
         var found: [HiveDiagnostic] = []
         if changedSinceRetired {
             found.append(.pluginChangedSinceUnloaded(path: plugin.objectPath))
