@@ -80,8 +80,9 @@ private final class HookSpan: Sendable {
         }
         span.end()
         guard let module else { return }
-        let elapsed = ContinuousClock.now - start
+        let elapsed = (ContinuousClock.now - start).components
+        let nanoseconds = elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000
         Timer(label: "beehive.hook.duration", dimensions: [("module", module), ("hook", operation)])
-            .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+            .recordNanoseconds(nanoseconds)
     }
 }

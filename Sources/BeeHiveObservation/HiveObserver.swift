@@ -2,7 +2,7 @@ import Synchronization
 
 /// Where BeeHive reports what it does, for tracing and metrics: every module hook as a span (a launch is the
 /// parent of its hooks), every service lookup, route match and plugin load as a count. Nothing is reported
-/// until the app bootstraps an observer, and until then a report costs one atomic load and a branch.
+/// until the app bootstraps an observer, and until then a report costs a call, one atomic load and a branch.
 ///
 /// The `BeeHiveObservability` product makes the observer that turns these reports into swift-distributed-tracing
 /// spans and swift-metrics counters and timers on the app's own tracer and metrics factory:

@@ -6,7 +6,7 @@ public enum HiveObserverError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String {
         switch self {
         case .alreadyBootstrapped:
-            "an observer is already bootstrapped: call HiveObserver.bootstrap(_:) once, at startup, before reports matter"
+            "an observer is already bootstrapped: call HiveObserver.bootstrap(_:) once, at startup"
         }
     }
 }
