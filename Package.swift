@@ -135,3 +135,34 @@ package.targets.append(
 
 // `scripts/docs` builds the DocC catalog with it (`swift package generate-documentation`).
 package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+
+
+// Observability. The core reports hooks, lookups, route matches and plugin loads to a `HiveObserver`
+// (BeeHiveObservation, part of the dynamic library, with no dependency). BeeHiveObservability turns those reports
+// into swift-distributed-tracing spans and swift-metrics counters and timers; like BeeHiveServiceLifecycle it is
+// linked statically into the app, so that it reports to the app's own bootstrapped tracer and metrics factory,
+// and names no BeeHive type (see HiveTelemetry), so it does not pull a second copy of the core into the app.
+package.dependencies.append(.package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"))
+package.dependencies.append(.package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"))
+package.targets.append(.target(name: "BeeHiveObservation", dependencies: ["BeeHiveLocks"]))
+for name in ["BeeHiveModules", "BeeHiveServices", "BeeHiveRouter", "BeeHive"] {
+    package.targets.first { $0.name == name }?.dependencies.append("BeeHiveObservation")
+}
+package.products.append(.library(name: "BeeHiveObservability", targets: ["BeeHiveObservability"]))
+package.targets.append(
+    .target(
+        name: "BeeHiveObservability",
+        dependencies: [
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "Metrics", package: "swift-metrics"),
+        ]))
+package.targets.append(
+    .testTarget(
+        name: "BeeHiveObservabilityTests",
+        dependencies: [
+            "BeeHive", "BeeHiveObservability",
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "MetricsTestKit", package: "swift-metrics"),
+        ]))

@@ -199,6 +199,7 @@ public final class Hive: Sendable {
             return []
         }
         logger.info("loaded plugin", metadata: ["path": "\(path)", "object": "\(plugin.objectPath)"])
+        HiveObserver.pluginLoaded()
         registry.refresh()
         registry.reinstateObjects(atPath: plugin.objectPath)
         return (try? deliver()) ?? []

@@ -1,9 +1,12 @@
 import BeeHiveLocks
+import BeeHiveObservation
 
 /// Modules launched together (all of them at `start()`, or those registered together later): splash comes
 /// once every one of them has finished init.
 final class LaunchBatch: Sendable {
     let entries: [ModuleEntry]
+    /// The launch's span, parent of its hooks' spans; nil without an observer.
+    let span: ObservedSpan?
 
     private struct State {
         var unsettled: Int
@@ -17,6 +20,7 @@ final class LaunchBatch: Sendable {
 
     init(_ entries: [ModuleEntry]) {
         self.entries = entries
+        span = HiveObserver.startSpan("launch", module: nil, parent: nil)
         state = Locked(State(unsettled: entries.count))
     }
 

@@ -1,3 +1,5 @@
+import BeeHiveObservation
+
 extension ModuleManager {
     /// Starts a launch that includes asynchronous modules in a task of its own, which `stop()` and
     /// `shutdown()` cancel.
@@ -26,7 +28,7 @@ extension ModuleManager {
         for entry in batch.entries {
             if Task.isCancelled { return }
             guard entry.claim(at: .registered) else { continue }
-            let failure = await invokeAsync(.setUp, on: entry)
+            let failure = await invokeAsync(.setUp, on: entry, in: batch.span)
             if let retirement = entry.release(at: .setUp) { _ = await performRetirementAsync(entry, retirement) }
             if let failure, failureStops(failure, of: entry) {
                 batch.recordFailure(.hookFailed(failure))
@@ -73,7 +75,7 @@ extension ModuleManager {
         }
         var failure: HookFailure?
         if entry.claim(at: .setUp) {
-            failure = await invokeAsync(.initialize, on: entry)
+            failure = await invokeAsync(.initialize, on: entry, in: batch.span)
             if let retirement = entry.release(at: .initialized) { _ = await performRetirementAsync(entry, retirement) }
         }
         if let failure, failureStops(failure, of: entry) { batch.recordFailure(.hookFailed(failure)) }
@@ -88,7 +90,7 @@ extension ModuleManager {
         for entry in batch.entries {
             if Task.isCancelled { return }
             guard entry.claim(at: .initialized) else { continue }
-            let failure = await invokeAsync(.splash, on: entry)
+            let failure = await invokeAsync(.splash, on: entry, in: batch.span)
             if let retirement = entry.release(at: .splashed) { _ = await performRetirementAsync(entry, retirement) }
             if let failure, failureStops(failure, of: entry) {
                 batch.recordFailure(.hookFailed(failure))
@@ -171,11 +173,13 @@ extension ModuleManager {
         return failure
     }
 
-    /// Calls one hook of one module, watched, profiled, under its time limit and reported. An `AsyncModule`'s
+    /// Calls one hook of one module, watched, profiled, traced (within `parent`), under its time limit and
+    /// reported. An `AsyncModule`'s
     /// hook is awaited; a synchronous hook of an asynchronous module runs on the blocking-friendly queue, so
     /// that it cannot starve the concurrency pool; other synchronous hooks run right here.
     func invokeAsync(
-        _ event: ModuleEvent, on entry: ModuleEntry, customParameter: (any Sendable)? = nil
+        _ event: ModuleEvent, on entry: ModuleEntry, customParameter: (any Sendable)? = nil,
+        in parent: ObservedSpan? = nil
     ) async -> HookFailure? {
         let context = ModuleContext(
             manager: self, event: event, customParameter: customParameter, environment: environment)
@@ -183,6 +187,7 @@ extension ModuleManager {
         slot?.enter(0)
         let limit = timeLimit(of: event, for: entry)
         let start = MonotonicClock.now()
+        let span = HiveObserver.startSpan(event.description, module: entry.name, parent: parent)
         var error: (any Error)?
         if let module = entry.asyncModule {
             error = Self.error(of: await TimeLimit.run(limit) { try await module.asynchronousHook(event, context) }, limit)
@@ -208,6 +213,7 @@ extension ModuleManager {
             }
         }
         let end = MonotonicClock.now()
+        span?.end(error: error)
         if profiler.isEnabled {
             profiler.record(event, module: entry.name, from: start, to: end, thread: MonotonicClock.threadID())
         }

@@ -1,3 +1,5 @@
+import BeeHiveObservation
+
 extension ModuleManager {
     /// Delivers a system event to every module, in order (BeeHive's `triggerEvent:`).
     /// - Throws: `.notStarted`, `.stopped`, or under `.failFast` the first failing hook (later modules do
@@ -67,8 +69,9 @@ extension ModuleManager {
         }
     }
 
-    /// The loop every dispatch runs. Without profiler and watchdog it only calls and checks for errors; with
-    /// them it adds two relaxed atomic stores and one clock read per module, and one buffer per dispatch.
+    /// The loop every dispatch runs. Without profiler, watchdog and observer it only calls and checks for
+    /// errors; with them it adds two relaxed atomic stores and one clock read per module, one buffer per
+    /// dispatch, and a span per hook.
     /// The caller keeps the targets alive.
     private func deliver<Hook: DispatchHook>(
         _ hook: Hook.Type, _ event: ModuleEvent, _ targets: [Unmanaged<Hook.Target>], _ names: [String],
@@ -76,7 +79,7 @@ extension ModuleManager {
     ) throws(ModuleError) {
         let count = targets.count
         let profiling = profiler.isEnabled
-        guard profiling || watchdog != nil else {
+        guard profiling || watchdog != nil || HiveObserver.isBootstrapped else {
             for index in 0..<count {
                 do {
                     try targets[index]._withUnsafeGuaranteedRef { try Hook.call($0, context) }
@@ -98,12 +101,14 @@ extension ModuleManager {
         if profiling { stamps[0] = MonotonicClock.now() }
         for index in 0..<count {
             slot?.enter(index)
+            let span = HiveObserver.startSpan(event.description, module: names[index], parent: nil)
             var failure: (any Error)?
             do {
                 try targets[index]._withUnsafeGuaranteedRef { try Hook.call($0, context) }
             } catch {
                 failure = error
             }
+            span?.end(error: failure)
             slot?.leave(index)
             if profiling { stamps[index + 1] = MonotonicClock.now() }
             completed = index + 1

@@ -1,3 +1,5 @@
+import BeeHiveObservation
+
 extension ModuleManager {
     /// Sets up every registered module in order, initializes them (asynchronous modules off this thread)
     /// and splashes them once every init has finished. Synchronous modules are splashed before this returns
@@ -118,7 +120,7 @@ extension ModuleManager {
         }
         for entry in entries {
             guard entry.claim(at: .registered) else { continue }
-            let failure = invoke(.setUp, on: entry)
+            let failure = invoke(.setUp, on: entry, in: batch.span)
             if let retirement = entry.release(at: .setUp) { _ = performRetirement(entry, retirement) }
             if let failure, failureStops(failure, of: entry) {
                 batch.recordFailure(.hookFailed(failure))
@@ -166,7 +168,7 @@ extension ModuleManager {
         }
         var failure: HookFailure?
         if entry.claim(at: .setUp) {
-            failure = invoke(.initialize, on: entry)
+            failure = invoke(.initialize, on: entry, in: batch.span)
             if let retirement = entry.release(at: .initialized) { _ = performRetirement(entry, retirement) }
         }
         if let failure, failureStops(failure, of: entry) { batch.recordFailure(.hookFailed(failure)) }
@@ -185,7 +187,7 @@ extension ModuleManager {
         if batch.failure == nil {
             for entry in batch.entries {
                 guard entry.claim(at: .initialized) else { continue }
-                let failure = invoke(.splash, on: entry)
+                let failure = invoke(.splash, on: entry, in: batch.span)
                 if let retirement = entry.release(at: .splashed) { _ = performRetirement(entry, retirement) }
                 if let failure, failureStops(failure, of: entry) {
                     batch.recordFailure(.hookFailed(failure))
@@ -199,6 +201,7 @@ extension ModuleManager {
     /// Ends a batch's launch: `waitForLaunch()` returns once every launch has ended.
     func finishLaunch(_ batch: LaunchBatch) {
         let failure = batch.failure
+        batch.span?.end(error: failure)
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.activeLaunches[ObjectIdentifier(batch)] = nil
             state.outstandingLaunches -= 1
@@ -225,8 +228,8 @@ extension ModuleManager {
         return failure
     }
 
-    /// Calls one lifecycle hook of one module, watched, profiled and reported.
-    func invoke(_ event: LifecycleEvent, on entry: ModuleEntry) -> HookFailure? {
+    /// Calls one lifecycle hook of one module, watched, profiled, traced (within `parent`) and reported.
+    func invoke(_ event: LifecycleEvent, on entry: ModuleEntry, in parent: ObservedSpan? = nil) -> HookFailure? {
         let moduleEvent = ModuleEvent.lifecycle(event)
         let context = ModuleContext(
             manager: self, event: moduleEvent, customParameter: nil, environment: environment)
@@ -234,6 +237,7 @@ extension ModuleManager {
         slot?.enter(0)
         let limit = timeLimit(of: moduleEvent, for: entry)
         let start = profiler.isEnabled || limit != nil ? MonotonicClock.now() : 0
+        let span = HiveObserver.startSpan(moduleEvent.description, module: entry.name, parent: parent)
         var failure: HookFailure?
         do {
             try entry.module.synchronousHook(moduleEvent, context)
@@ -244,6 +248,7 @@ extension ModuleManager {
         if failure == nil, let limit, end &- start > limit.nanoseconds {
             failure = HookFailure(module: entry.name, event: moduleEvent, error: HookTimeLimitExceeded(limit: limit))
         }
+        span?.end(error: failure?.error)
         if profiler.isEnabled {
             profiler.record(moduleEvent, module: entry.name, from: start, to: end, thread: MonotonicClock.threadID())
         }

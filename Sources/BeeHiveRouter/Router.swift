@@ -1,4 +1,5 @@
 import BeeHiveLocks
+import BeeHiveObservation
 import BeeHiveRegistry
 import Logging
 
@@ -448,9 +449,9 @@ public final class Router: Sendable {
                 return RouteMatch(route: entry.definition.descriptor, parameters: parameters)
             }
         }
-        if let match = resolve(in: snapshot.primary) { return match }
-        if let fallback = snapshot.fallback { return resolve(in: fallback) }
-        return nil
+        guard let match = resolve(in: snapshot.primary) ?? snapshot.fallback.flatMap(resolve(in:)) else { return nil }
+        HiveObserver.routeMatched()
+        return match
     }
 
     /// JLRoutes' merge order: query parameters, then route variables, then the caller's values, then the

@@ -1,4 +1,5 @@
 import BeeHiveLocks
+import BeeHiveObservation
 import BeeHiveRegistry
 
 extension ServiceManager {
@@ -38,6 +39,7 @@ extension ServiceManager {
         guard let registration = asyncRegistrations.registration(for: key) else {
             return try resolve(service, name: name, arguments: arguments, context: context)
         }
+        HiveObserver.serviceLookedUp()
         if context.path.contains(key) {
             let chain = context.path + [key]
             throw ServiceError(.cycle(chain: chain.map(\.description)), resolutionPath: chain.map(\.description))

@@ -1,4 +1,5 @@
 import BeeHiveLocks
+import BeeHiveObservation
 import BeeHiveRegistry
 import Foundation
 import Logging
@@ -302,6 +303,7 @@ public final class ServiceManager: Sendable {
     /// and the caller reads the value with `TypedInstance.value(as:)`: a `Service?` here would make
     /// unspecialized callers instantiate `Optional<Service>` metadata on every lookup.
     private func cachedInstance(of service: Any.Type, name: String?) -> TypedInstance? {
+        HiveObserver.serviceLookedUp()
         if let overridden = overriddenInstance(of: service, name: name) { return overridden }
         let type = ObjectIdentifier(service)
         let local = ThreadInstanceCache.current
