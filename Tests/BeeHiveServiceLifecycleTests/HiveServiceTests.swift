@@ -81,6 +81,22 @@ private func servedHost(_ modules: [any Module]) throws -> HiveHost {
 }
 
 /// Polls until `condition` holds: a hang guard, not a timing.
+/// This test binary again, as a child process that runs only the test `name` in child mode; what it prints goes
+/// to the returned file, which the caller removes.
+private func startChild(running name: String) throws -> (Process, URL) {
+    let output = FileManager.default.temporaryDirectory.appending(path: "beehive-served-\(UUID().uuidString).out")
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+    let child = Process()
+    child.executableURL = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath()
+    child.arguments = ["--testing-library", "swift-testing", "--filter", name]
+    child.environment = ProcessInfo.processInfo.environment.merging(["BEEHIVE_SERVED_HOST_CHILD": "1"]) { $1 }
+    child.standardOutput = try FileHandle(forWritingTo: output)
+    child.standardError = FileHandle.nullDevice
+    child.standardInput = FileHandle.nullDevice
+    try child.run()
+    return (child, output)
+}
+
 private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(600)
     while !condition() {
@@ -159,18 +175,11 @@ struct WaitTimedOut: Error {
     /// kill the process.
     @Test func sighupDuringLaunchDoesNotKillAChildProcess() throws {
         guard !ServedLog.isChild else { return }
-        let output = FileManager.default.temporaryDirectory.appending(path: "beehive-served-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let child = Process()
-        child.executableURL = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath()
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "hangUpRaisedDuringLaunchInTheChild"]
-        child.environment = ProcessInfo.processInfo.environment.merging(["BEEHIVE_SERVED_HOST_CHILD": "1"]) { $1 }
-        child.standardOutput = try FileHandle(forWritingTo: output)
-        child.standardError = FileHandle.nullDevice
-        child.standardInput = FileHandle.nullDevice
-        try child.run()
-        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+        let (child, output) = try startChild(running: "hangUpRaisedDuringLaunchInTheChild")
+        defer {
+            if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+            try? FileManager.default.removeItem(at: output)
+        }
         let deadline = ContinuousClock.now + .seconds(600)
         while child.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
         #expect(!child.isRunning, "the child did not end within 600 s")
@@ -184,20 +193,11 @@ struct WaitTimedOut: Error {
     /// The same host in a child process, which SIGTERM shuts down.
     @Test func sigtermToAChildProcessEndsItsGroupGracefully() throws {
         guard !ServedLog.isChild else { return }
-        let output = FileManager.default.temporaryDirectory.appending(path: "beehive-served-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let child = Process()
-        child.executableURL = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath()
-        child.arguments = [
-            "--testing-library", "swift-testing", "--filter", "aGracefulShutdownEndsInWillTerminateAndTearDownInReverse",
-        ]
-        child.environment = ProcessInfo.processInfo.environment.merging(["BEEHIVE_SERVED_HOST_CHILD": "1"]) { $1 }
-        child.standardOutput = try FileHandle(forWritingTo: output)
-        child.standardError = FileHandle.nullDevice
-        child.standardInput = FileHandle.nullDevice
-        try child.run()
-        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+        let (child, output) = try startChild(running: "aGracefulShutdownEndsInWillTerminateAndTearDownInReverse")
+        defer {
+            if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+            try? FileManager.default.removeItem(at: output)
+        }
         func printed() -> String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
         let deadline = ContinuousClock.now + .seconds(600)
         while !printed().contains("served: cache.splash") {
