@@ -346,7 +346,9 @@ public final class Router: Sendable {
     public func canRoute(_ url: String) -> Bool {
         let snapshot = snapshot(for: url)
         let parsed = snapshot.configuration.read(url)
-        return snapshot.primary.matches(parsed) || snapshot.fallback?.matches(parsed) == true || declaresDeferredRoute(for: url)
+        let matches = snapshot.primary.matches(parsed) || snapshot.fallback?.matches(parsed) == true
+        endReading()
+        return matches || declaresDeferredRoute(for: url)
     }
 
     /// The route a URL matches first and the parameters its handler would receive, without running handlers
@@ -449,9 +451,19 @@ public final class Router: Sendable {
                 return RouteMatch(route: entry.definition.descriptor, parameters: parameters)
             }
         }
-        guard let match = resolve(in: snapshot.primary) ?? snapshot.fallback.flatMap(resolve(in:)) else { return nil }
+        let match = resolve(in: snapshot.primary) ?? snapshot.fallback.flatMap(resolve(in:))
+        endReading()
+        guard let match else { return nil }
         HiveObserver.routeMatched()
         return match
+    }
+
+    /// Called after reading a snapshot's tables, while the snapshot still holds them. The tables are read without
+    /// the lock, and a registration changes them in place once no snapshot holds them any more: Swift's atomic
+    /// reference counts order the two, but ThreadSanitizer cannot see that (the runtime is not instrumented) and
+    /// reports a race. Passing through the lock orders them in a way it sees, for one uncontended lock.
+    private func endReading() {
+        state.withLock { _ in }
     }
 
     /// JLRoutes' merge order: query parameters, then route variables, then the caller's values, then the
