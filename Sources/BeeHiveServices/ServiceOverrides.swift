@@ -1,4 +1,5 @@
 import BeeHiveLocks
+import Synchronization
 
 /// Services a test puts in place of the app's, within a scope: see `ServiceManager.withOverrides(_:operation:)`.
 ///
@@ -28,6 +29,10 @@ public struct ServiceOverrides: Sendable {
 /// the scope and never seen outside; one that existed before the scope is shared as usual.
 final class OverrideScope: Sendable {
     @TaskLocal static var current: OverrideScope?
+    /// Whether any scope was ever entered in this process. An app never enters one, so its cached lookups check
+    /// this flag (one relaxed load) instead of reading the task-local on every lookup. Relaxed is enough: a task
+    /// that runs inside a scope was started, or set the scope, after the flag was raised.
+    static let everEntered = Atomic<Bool>(false)
 
     let manager: ObjectIdentifier
     let overrides: ServiceOverrides
@@ -99,13 +104,13 @@ extension ServiceManager {
     private func makeScope(_ configure: (inout ServiceOverrides) throws -> Void) rethrows -> OverrideScope {
         var overrides = ServiceOverrides()
         try configure(&overrides)
+        OverrideScope.everEntered.store(true, ordering: .relaxed)
         return OverrideScope(manager: ObjectIdentifier(self), overrides: overrides, parent: OverrideScope.current)
     }
 
     /// The override of a lookup, if a scope of this manager replaces it.
     func overriddenInstance(of service: Any.Type, name: String?) -> TypedInstance? {
-        // Outside every scope (the app, always) this is one task-local read.
-        guard OverrideScope.current != nil else { return nil }
+        guard OverrideScope.everEntered.load(ordering: .relaxed), OverrideScope.current != nil else { return nil }
         return OverrideScope.innermost(for: ObjectIdentifier(self))?.instance(of: ObjectIdentifier(service), name: name)
     }
 }
@@ -116,7 +121,9 @@ extension ServiceManager {
     func instanceInOverrideScope(
         of registration: Registration, named name: String?, make: () throws(ServiceError) -> Any
     ) throws(ServiceError) -> InstanceBox? {
-        guard OverrideScope.current != nil, let scope = OverrideScope.innermost(for: ObjectIdentifier(self)) else {
+        guard OverrideScope.everEntered.load(ordering: .relaxed), OverrideScope.current != nil,
+            let scope = OverrideScope.innermost(for: ObjectIdentifier(self))
+        else {
             return nil
         }
         let slot = OverrideScope.ScopedSlot(registration: ObjectIdentifier(registration), name: name)
