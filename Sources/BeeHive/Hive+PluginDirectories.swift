@@ -1,3 +1,4 @@
+import BeeHiveLocks
 import BeeHiveRegistry
 import BeeHiveRouter
 import BeeHiveServices
@@ -105,28 +106,24 @@ extension Hive {
 
     /// Lets each manager ask the plugin folders on a miss; done once.
     private func installDeferredLookups() {
-        services.deferred.withLock { lookup in
+        install(in: services.deferred) { folders, key in folders.service(key) }
+        install(in: router.deferred) { folders, url in folders.route(matching: url) }
+        install(in: mediator.deferred) { folders, name in folders.target(named: name) }
+    }
+
+    /// Installs, unless one is there, a lookup that answers from the declaration `declaration` finds in the
+    /// plugin folders and loads the plugin that declares it.
+    private func install<Key: Sendable>(
+        in slot: Locked<DeferredLookup<Key>?>,
+        _ declaration: @escaping @Sendable (PluginDirectories, Key) -> RecordIdentity?
+    ) {
+        slot.withLock { lookup in
             guard lookup == nil else { return }
             lookup = DeferredLookup(
-                declares: { [weak self] key in self?.pluginDirectories.service(key) != nil },
+                declares: { [weak self] key in self.map { declaration($0.pluginDirectories, key) != nil } ?? false },
                 provide: { [weak self] key throws(DeferredPluginError) in
-                    try self?.provideDeferred(self?.pluginDirectories.service(key)) ?? false
-                })
-        }
-        router.deferred.withLock { lookup in
-            guard lookup == nil else { return }
-            lookup = DeferredLookup(
-                declares: { [weak self] url in self?.pluginDirectories.route(matching: url) != nil },
-                provide: { [weak self] url throws(DeferredPluginError) in
-                    try self?.provideDeferred(self?.pluginDirectories.route(matching: url)) ?? false
-                })
-        }
-        mediator.deferred.withLock { lookup in
-            guard lookup == nil else { return }
-            lookup = DeferredLookup(
-                declares: { [weak self] name in self?.pluginDirectories.target(named: name) != nil },
-                provide: { [weak self] name throws(DeferredPluginError) in
-                    try self?.provideDeferred(self?.pluginDirectories.target(named: name)) ?? false
+                    guard let self else { return false }
+                    return try self.provideDeferred(declaration(self.pluginDirectories, key))
                 })
         }
     }
