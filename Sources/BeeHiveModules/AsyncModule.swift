@@ -26,6 +26,8 @@ public protocol AsyncModule: Module {
 }
 
 extension AsyncModule {
+    public var _asyncModule: (any AsyncModule)? { self }
+
     public func setUp(_ context: ModuleContext) async throws { try synchronousHook(.setUp, context) }
     public func initialize(_ context: ModuleContext) async throws { try synchronousHook(.initialize, context) }
     public func splash(_ context: ModuleContext) async throws { try synchronousHook(.splash, context) }

@@ -38,6 +38,11 @@ public protocol Module: AnyObject, Sendable {
     func didReceiveUserSignal(_ context: ModuleContext) throws
     /// The URL is `context.customParameter`.
     func openURL(_ context: ModuleContext) throws
+
+    /// The module as an ``AsyncModule``, or nil. Supplied by the protocols' extensions; do not implement it.
+    /// A requirement rather than an `as?` cast because the first cast of each type scans every conformance
+    /// record of the process (tens of microseconds per registered module).
+    var _asyncModule: (any AsyncModule)? { get }
 }
 
 extension Module {
@@ -55,6 +60,7 @@ extension Module {
     public func didReceiveMemoryWarning(_ context: ModuleContext) throws {}
     public func didReceiveUserSignal(_ context: ModuleContext) throws {}
     public func openURL(_ context: ModuleContext) throws {}
+    public var _asyncModule: (any AsyncModule)? { nil }
 }
 
 extension Module {

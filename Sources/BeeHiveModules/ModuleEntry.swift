@@ -38,12 +38,20 @@ final class ModuleEntry: Sendable {
 
     init(module: any Module, descriptor: ModuleDescriptor) {
         self.module = module
-        self.asyncModule = module as? any AsyncModule
+        self.asyncModule = Self.asyncView(of: module)
         self.descriptor = descriptor
         let type = type(of: module)
         self.typeID = ObjectIdentifier(type)
         self.hookTimeLimit = type.hookTimeLimit
         self.failureBehavior = type.failureBehavior
+    }
+
+    /// The witness answers for a class that conforms itself. A subclass inherits its superclass's `Module`
+    /// witness even when it adds `AsyncModule`, so only a subclass pays for the conformance lookup.
+    private static func asyncView(of module: any Module) -> (any AsyncModule)? {
+        if let asyncModule = module._asyncModule { return asyncModule }
+        guard _getSuperclass(type(of: module)) != nil else { return nil }
+        return module as? any AsyncModule
     }
 
     /// Whether its init runs beside others instead of on the launching thread, in order.

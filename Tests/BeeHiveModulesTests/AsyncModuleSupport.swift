@@ -224,3 +224,26 @@ final class MixedHooksModule: AsyncModule {
         context.config[Recorder.key]?.append("MixedHooksModule.init")
     }
 }
+
+/// Declared a `Module`, made an `AsyncModule` in an extension.
+final class AsyncInExtensionModule: Module {}
+
+extension AsyncInExtensionModule: AsyncModule {
+    func initialize(_ context: ModuleContext) async throws {
+        await Task.yield()
+        context.config[Recorder.key]?.append("AsyncInExtensionModule.init")
+    }
+}
+
+/// A synchronous module's subclass that adds `AsyncModule`: it inherits the superclass's `Module` conformance.
+/// (No stored state, so `@unchecked Sendable` holds.)
+class SynchronousBaseModule: Module, @unchecked Sendable {
+    required init() {}
+}
+
+final class AsyncSubclassModule: SynchronousBaseModule, AsyncModule {
+    func initialize(_ context: ModuleContext) async throws {
+        await Task.yield()
+        context.config[Recorder.key]?.append("AsyncSubclassModule.init")
+    }
+}

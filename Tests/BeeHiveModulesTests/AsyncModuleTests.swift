@@ -55,6 +55,17 @@ private func failures(_ manager: ModuleManager) -> [HookFailure] {
         ])
     }
 
+    /// The manager knows an async module without a conformance lookup, from a witness that a subclass inherits
+    /// from its synchronous superclass: every spelling must still get its async hooks.
+    @Test func asyncHooksRunHoweverTheConformanceIsDeclared() async throws {
+        let (manager, recorder) = makeManager()
+        try manager.register(AsyncInExtensionModule.self)
+        try manager.register(AsyncSubclassModule.self)
+        try manager.start()
+        try await manager.waitForLaunch()
+        #expect(Set(recorder.all) == ["AsyncInExtensionModule.init", "AsyncSubclassModule.init"])
+    }
+
     @Test func shutdownDuringLaunchCancelsItAndTearsDownInReverse() async throws {
         let probe = AsyncProbe()
         let (manager, recorder) = makeManager(extra: [AsyncProbe.key.name: probe])
