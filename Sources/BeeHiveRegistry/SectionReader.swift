@@ -21,12 +21,22 @@ public enum SectionReader {
     public static var isDiscoveryEnabled: Bool { bh_discovery_enabled() != 0 }
 
     static func loadedObject(_ object: bh_object) -> LoadedObject {
-        let buildID = withUnsafeBytes(of: object.build_id) { bytes in
-            bytes.prefix(object.build_id_size).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
-        }
+        let buildID = withUnsafeBytes(of: object.build_id) { bytes in hex(bytes.prefix(object.build_id_size)) }
         return LoadedObject(
             id: object.id, path: String(cString: object.path), buildID: buildID.isEmpty ? nil : buildID,
             baseAddress: UInt(object.base))
+    }
+
+    /// Lowercase hex in one allocation: a string per byte, joined, was a microsecond per object.
+    private static func hex(_ bytes: UnsafeRawBufferPointer.SubSequence) -> String {
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { output in
+            for (index, byte) in bytes.enumerated() {
+                output[2 * index] = digits.utf8Start[Int(byte >> 4)]
+                output[2 * index + 1] = digits.utf8Start[Int(byte & 0x0F)]
+            }
+            return bytes.count * 2
+        }
     }
 
     /// The object's records point into the shim's copy of its sections, which they keep alive.
@@ -89,11 +99,5 @@ public enum SectionReader {
         case BH_OBJECT_PROGRAM_HEADERS_MISMATCH: return .programHeadersMismatch
         default: return .contentMismatch
         }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

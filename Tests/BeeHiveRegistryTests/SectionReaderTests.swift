@@ -39,6 +39,21 @@ import Testing
         #expect(result.object.buildID != nil)
     }
 
+    /// The build-id is lowercase hex, two digits a byte, as `readelf -n` prints it.
+    @Test func buildIDReadsAsReadelfPrintsIt() throws {
+        let readelf = Process()
+        readelf.executableURL = URL(filePath: "/usr/bin/env")
+        readelf.arguments = ["readelf", "-n", "/usr/bin/env"]
+        let output = Pipe()
+        readelf.standardOutput = output
+        try readelf.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        readelf.waitUntilExit()
+        let line = try #require(text.split(separator: "\n").first { $0.contains("Build ID:") })
+        let expected = line.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(SectionReader.readFile(atPath: "/usr/bin/env").object.buildID == expected)
+    }
+
     /// The test runner carries one Swift macro annotation (TypeReferenceTests): read offline, its file gives the
     /// record and no diagnostic; the type-reference section, whose pointers are relocated in memory only, is
     /// never read from a file.
