@@ -11,10 +11,11 @@ import Testing
         router.deferred.withLock {
             $0 = DeferredLookup(
                 declares: { $0.hasPrefix("/late/") },
-                provide: { url throws(DeferredPluginError) in
+                // Weak: the router keeps this closure.
+                provide: { [weak router] url throws(DeferredPluginError) in
                     guard url.hasPrefix("/late/") else { return false }
                     loads.withLock { $0 += 1 }
-                    _ = try? router.addRoute("/late/:id")
+                    _ = try? router?.addRoute("/late/:id")
                     return true
                 })
         }
@@ -53,10 +54,11 @@ import Testing
         mediator.deferred.withLock {
             $0 = DeferredLookup(
                 declares: { $0 == "shop" },
-                provide: { name throws(DeferredPluginError) in
+                // Weak: the mediator keeps this closure.
+                provide: { [weak mediator] name throws(DeferredPluginError) in
                     guard name == "shop" else { return false }
                     loads.withLock { $0 += 1 }
-                    mediator.register(ShopTarget.self, as: "shop")
+                    mediator?.register(ShopTarget.self, as: "shop")
                     return true
                 })
         }

@@ -10,11 +10,12 @@ import Testing
         manager.deferred.withLock {
             $0 = DeferredLookup(
                 declares: { $0.name.hasSuffix("HomeService") },
-                provide: { identity throws(DeferredPluginError) in
+                // Weak: the manager keeps this closure.
+                provide: { [weak manager] identity throws(DeferredPluginError) in
                     guard identity.name.hasSuffix("HomeService") else { return false }
                     if failing { throw DeferredPluginError(path: "/plugins/libhome.so", requested: identity, reason: .vanished) }
                     loads.withLock { $0.append(identity) }
-                    manager.register(HomeService.self, scope: .singleton) { _, _ in HomeServiceImpl() }
+                    manager?.register(HomeService.self, scope: .singleton) { _, _ in HomeServiceImpl() }
                     return true
                 })
         }
