@@ -81,8 +81,8 @@ private func servedHost(_ modules: [any Module]) throws -> HiveHost {
 }
 
 /// Polls until `condition` holds: a hang guard, not a timing.
-/// This test binary again, as a child process that runs only the test `name` in child mode; what it prints goes
-/// to the returned file, which the caller removes.
+/// This test binary again, as a child process that runs only the test `name` in child mode; what it prints (both
+/// streams) goes to the returned file, which the caller removes.
 private func startChild(running name: String) throws -> (Process, URL) {
     let output = FileManager.default.temporaryDirectory.appending(path: "beehive-served-\(UUID().uuidString).out")
     _ = FileManager.default.createFile(atPath: output.path, contents: nil)
@@ -90,8 +90,10 @@ private func startChild(running name: String) throws -> (Process, URL) {
     child.executableURL = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath()
     child.arguments = ["--testing-library", "swift-testing", "--filter", name]
     child.environment = ProcessInfo.processInfo.environment.merging(["BEEHIVE_SERVED_HOST_CHILD": "1"]) { $1 }
-    child.standardOutput = try FileHandle(forWritingTo: output)
-    child.standardError = FileHandle.nullDevice
+    // Both streams to one file: a failure then shows what the child's runtime or a sanitizer said.
+    let file = try FileHandle(forWritingTo: output)
+    child.standardOutput = file
+    child.standardError = file
     child.standardInput = FileHandle.nullDevice
     try child.run()
     return (child, output)
