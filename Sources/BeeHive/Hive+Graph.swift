@@ -17,8 +17,7 @@ extension Hive {
                 HiveGraph.Module(
                     typeName: $0.name, level: $0.level, priority: $0.priority, isAsync: $0.isAsync, dependencies: $0.dependencies)
             },
-            // A shadowed registration is never used, so it would only clutter the picture.
-            services: services.registrations.filter { $0.status != .shadowed }.map {
+            services: serviceRegistrations.map {
                 HiveGraph.Service(
                     protocolName: $0.service, name: $0.name, implementation: Self.implementation(of: $0), scope: $0.scope)
             },
@@ -31,9 +30,20 @@ extension Hive {
             targets: mediator.targetTypes.map { HiveGraph.Target(name: $0.name, typeName: $0.typeName) })
     }
 
+    /// The registrations in use, async factories included, by service and name, then registration order. A
+    /// shadowed registration is never used, so it would only clutter the picture.
+    private var serviceRegistrations: [ServiceRegistration] {
+        let all = services.registrations.filter { $0.status != .shadowed } + services.asyncFactoryRegistrations
+        return all.enumerated().sorted { ($0.element.service, $0.element.name ?? "", $0.offset) < ($1.element.service, $1.element.name ?? "", $1.offset) }
+            .map(\.element)
+    }
+
     /// The implementation's type, or for a factory closure where it was registered, so that each factory is a
     /// node of its own.
     private static func implementation(of registration: ServiceRegistration) -> String {
-        registration.implementation == "factory" ? "factory at \(registration.source)" : registration.implementation
+        switch registration.implementation {
+        case "factory", "async factory": "\(registration.implementation) at \(registration.source)"
+        default: registration.implementation
+        }
     }
 }

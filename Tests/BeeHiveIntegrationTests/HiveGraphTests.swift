@@ -17,12 +17,14 @@ final class GraphCheckoutModule: Module {
 
 protocol GraphGreeter: Sendable {}
 protocol GraphClock: Sendable {}
+protocol GraphFeed: Sendable {}
 
 final class GraphGreeterImpl: GraphGreeter, ServiceImplementation {
     init(resolver: ServiceResolver, arguments: ServiceArguments) {}
 }
 
 struct GraphUTCClock: GraphClock {}
+struct GraphNewsFeed: GraphFeed {}
 
 final class GraphItemHandler: RouteHandler {
     init() {}
@@ -46,6 +48,7 @@ struct HiveGraphTests {
         try hive.modules.register(GraphNetworkModule.self, level: .basic)
         hive.services.register(GraphGreeter.self, implementation: GraphGreeterImpl.self, scope: .singleton)
         hive.services.register(GraphClock.self, name: "utc", fileID: "Shop/Clock.swift", line: 7) { _, _ in GraphUTCClock() }
+        hive.services.register(GraphFeed.self, scope: .singleton, fileID: "Shop/Feed.swift", line: 9) { _, _ async in GraphNewsFeed() }
         try hive.router.addRoute("/item/:id", scheme: "shop", priority: 5, handlerType: GraphItemHandler.self)
         try hive.router.addRoute("/home", fileID: "Shop/Home.swift", line: 3) { _ in true }
         hive.mediator.register(GraphBasketTarget.self, as: "Basket")
@@ -58,10 +61,12 @@ struct HiveGraphTests {
         #expect(graph.modules.map(\.typeName) == ["GraphNetworkModule", "GraphPaymentsModule", "GraphCheckoutModule"].map { Self.prefix + $0 })
         #expect(graph.modules.map(\.isAsync) == [false, true, false])
         #expect(graph.modules[2].dependencies == [Self.prefix + "GraphPaymentsModule"])
-        #expect(graph.services.map(\.protocolName) == [Self.prefix + "GraphClock", Self.prefix + "GraphGreeter"])
-        #expect(graph.services.map(\.implementation) == ["factory at Shop/Clock.swift:7", Self.prefix + "GraphGreeterImpl"])
-        #expect(graph.services.map(\.name) == ["utc", nil])
-        #expect(graph.services.map(\.scope) == [.transient, .singleton])
+        #expect(graph.services.map(\.protocolName) == ["GraphClock", "GraphFeed", "GraphGreeter"].map { Self.prefix + $0 })
+        #expect(
+            graph.services.map(\.implementation)
+                == ["factory at Shop/Clock.swift:7", "async factory at Shop/Feed.swift:9", Self.prefix + "GraphGreeterImpl"])
+        #expect(graph.services.map(\.name) == ["utc", nil, nil])
+        #expect(graph.services.map(\.scope) == [.transient, .singleton, .singleton])
         #expect(graph.routes.map(\.pattern) == ["/home", "/item/:id"])
         #expect(graph.routes.map(\.scheme) == [nil, "shop"])
         #expect(graph.routes.map(\.handler) == ["closure at Shop/Home.swift:3", Self.prefix + "GraphItemHandler"])
@@ -71,9 +76,9 @@ struct HiveGraphTests {
 
     @Test func dotParsesWithGraphviz() throws {
         let layout = try SystemTools.graphvizLayout(of: try hive().graph().dot)
-        // 3 modules, 2 services, 2 routes, 1 target and 5 distinct handlers; 2 order edges, 1 "needs" and 5 others.
-        #expect(layout.nodes == 13)
-        #expect(layout.edges == 8)
+        // 3 modules, 3 services, 2 routes, 1 target and 6 distinct handlers; 2 order edges, 1 "needs" and 6 others.
+        #expect(layout.nodes == 15)
+        #expect(layout.edges == 9)
     }
 
     @Test func mermaidHasTheExpectedShape() throws {
@@ -91,6 +96,7 @@ struct HiveGraphTests {
         #expect(lines.contains(#"    r1[/"shop:///item/:id<br/>priority 5"/]"#))
         #expect(lines.contains(#"    g0{{"Basket"}}"#))
         #expect(lines.contains(#"  t0["factory at Shop/Clock.swift:7"]"#))
-        #expect(lines.contains("  s0 -->|transient| t0") && lines.contains("  g0 --> t4"))
+        #expect(lines.contains(#"  t1["async factory at Shop/Feed.swift:9"]"#))
+        #expect(lines.contains("  s0 -->|transient| t0") && lines.contains("  s1 -->|singleton| t1") && lines.contains("  g0 --> t5"))
     }
 }
