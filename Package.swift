@@ -104,7 +104,9 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
         ),
-        .testTarget(name: "BeeHiveLintTests", dependencies: ["BeeHiveLint"]),
+        .testTarget(name: "BeeHiveLintTests", dependencies: ["BeeHiveLint", "BeeHiveRegistry"]),
+        // Reads one configuration file, for the test that measures the readers' peak memory in a process of its own.
+        .executableTarget(name: "BeeHiveConfigProbe", dependencies: ["BeeHiveModules", "BeeHiveServices"], path: "Tests/ConfigProbe"),
         .executableTarget(name: "BeeHiveLintTool", dependencies: ["BeeHiveLint"]),
         .plugin(
             name: "BeeHiveLintPlugin",

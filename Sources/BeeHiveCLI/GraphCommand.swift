@@ -1,5 +1,5 @@
 import ArgumentParser
-import BeeHiveLint
+import BeeHiveRegistry
 
 /// `beehive graph FILE... [--format dot|mermaid]`: what the files declare, as a graph to render.
 struct GraphCommand: ParsableCommand {
@@ -26,7 +26,7 @@ struct GraphCommand: ParsableCommand {
     var format: Format = .dot
 
     func run() throws {
-        let graph = AnnotationGraph(files: files)
+        let graph = HiveGraph(files: files)
         print(format == .dot ? graph.dot : graph.mermaid, terminator: "")
     }
 }

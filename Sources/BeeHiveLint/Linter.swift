@@ -110,7 +110,8 @@ public enum Linter {
         }
     }
 
-    /// Whether `name` names a type (or, for a service protocol, a protocol) the runtime will find.
+    /// Whether `name` names a type (or, for a service protocol, a protocol) the runtime will find; for a module
+    /// dependency, whether it names a type at all.
     private static func problem(with name: String, role: LintFinding.Role, in inventory: TypeInventory) -> LintFinding.Kind? {
         let isProtocol = role == .serviceProtocol
         guard let (reference, isDotted) = reference(to: name) else { return .unreadableTypeName(role: role, name: name) }
@@ -121,6 +122,9 @@ public enum Linter {
                 role: role, name: name,
                 suggestion: suggestion.map { isDotted ? $0.dottedName : $0.mangledName ?? $0.dottedName })
         }
+        // A dependency is matched against the registered modules' names (`Module.Type` with every enclosing
+        // type), never resolved from its name, so a nested or generic module type is a valid dependency.
+        guard role != .moduleDependency else { return nil }
         if !isProtocol, isDotted,
             !definitions.contains(where: { $0.path.components.count == 1 && $0.path.kind == .class })
         {

@@ -24,6 +24,8 @@ public final class Mediator: Sendable {
 
     private struct TargetEntry: Sendable {
         let id: UInt64
+        /// The target type's name, for `targetTypes`.
+        let typeName: String
         let hasAction: @Sendable (String) -> Bool
         let invoke: @Sendable (String, RouteParameters) throws -> Invocation
     }
@@ -80,6 +82,13 @@ public final class Mediator: Sendable {
     /// The names that have a target, sorted.
     public var targetNames: [String] {
         state.withLock { $0.targets.keys.sorted() }
+    }
+
+    /// Each name that has a target, sorted, with the type of the target that answers it.
+    package var targetTypes: [(name: String, typeName: String)] {
+        state.withLock { state in
+            state.targets.compactMap { name, entries in entries.first.map { (name, $0.typeName) } }
+        }.sorted { $0.name < $1.name }
     }
 
     /// Sets the fallback for calls to an unknown target or action (nil removes it): with a fallback, such
@@ -215,6 +224,7 @@ public final class Mediator: Sendable {
         { id in
             TargetEntry(
                 id: id,
+                typeName: String(reflecting: Target.self),
                 hasAction: { Target.Action(rawValue: $0) != nil },
                 invoke: { name, parameters in
                     guard let action = Target.Action(rawValue: name) else { return .unknownAction }
@@ -227,6 +237,7 @@ public final class Mediator: Sendable {
         { id in
             TargetEntry(
                 id: id,
+                typeName: String(reflecting: Target.self),
                 hasAction: { Target.Action(rawValue: $0) != nil },
                 invoke: { name, parameters in
                     guard let action = Target.Action(rawValue: name) else { return .unknownAction }

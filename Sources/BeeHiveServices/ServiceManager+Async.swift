@@ -23,6 +23,16 @@ extension ServiceManager {
                 source: .code(fileID: fileID, line: line)))
     }
 
+    /// The `async` factories, by service and name, listed as `registrations` lists the others (`registrations`
+    /// leaves them out), with the implementation `async factory`.
+    package var asyncFactoryRegistrations: [ServiceRegistration] {
+        asyncRegistrations.all.map {
+            ServiceRegistration(
+                service: $0.key.service, name: $0.key.name, implementation: "async factory", scope: $0.scope, source: $0.source,
+                status: .active)
+        }
+    }
+
     /// The service, awaiting its `async` factory if it has one; services registered any other way resolve as
     /// with `resolve(_:name:arguments:)`. Overrides of a `withOverrides` scope apply.
     public func resolveAsync<Service>(
@@ -92,6 +102,11 @@ final class AsyncRegistrations: Sendable {
 
     func add(_ registration: AsyncRegistration) {
         registrations.withLock { $0[registration.key] = registration }
+    }
+
+    /// Every registration, by service and name.
+    var all: [AsyncRegistration] {
+        registrations.withLock { $0.values.sorted { $0.key < $1.key } }
     }
 
     /// The registration of `key`; a named lookup falls back to the unnamed registration of named scope.

@@ -186,6 +186,35 @@ struct DemoTests {
         #expect(!story.lines.contains { $0.contains("] setUp") }, "--list starts no module")
     }
 
+    /// `--graph`: the running hive's graph alone on standard output, with what the modules registered in code,
+    /// the dependencies their types declare and the plugin's registrations; the story goes to standard error.
+    @Test func printsTheRunningGraph() throws {
+        let dot = try Self.demo("--graph", "dot")
+        guard Self.succeeded(dot, "--graph", "dot") else { return }
+        #expect(dot.standardOutput.hasPrefix("digraph BeeHive {\n"))
+        #expect(dot.standardError.contains("[Account] setUp") && dot.standardError.contains("[Account] tearDown"))
+        let layout = try SystemTools.graphvizLayout(of: dot.standardOutput)
+        // 7 modules, 5 services, 7 routes and 12 handlers; 6 order edges, 2 "needs" (declared in code), 12 others.
+        #expect(layout.nodes == 31 && layout.edges == 20, "\(layout)")
+
+        let mermaid = try FixtureBuilder.run(Self.app, ["--graph", "mermaid"])
+        guard Self.succeeded(mermaid, "--graph", "mermaid") else { return }
+        let lines = mermaid.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "flowchart LR")
+        Story(mermaid.standardOutput).expectLines(inOrder: [
+            #"m0["1. Account.AccountModule<br/>basic, priority 100"]"#, #"["2. Catalog.CatalogModule<br/>normal, priority 50, async"]"#,
+            #"["3. Cart.CartModule<br/>normal, priority 10"]"#, "Reviews.ReviewsModule", "ShopApp.AppModule",
+            "m0 -.-> m1", "m2 -->|needs| m1", #"subgraph services["Services"]"#, "ShopInterfaces.ReviewService",
+            #"subgraph routes["Routes"]"#, "end",
+        ])
+        #expect(lines.contains { $0.hasSuffix(#"[/"/home"/]"#) } && lines.contains { $0.hasSuffix(#"[/"/product/:id/reviews"/]"#) })
+        #expect(lines.contains { $0.contains(#"["closure at Home/HomeModule.swift:10"]"#) }, "a route added in code")
+        #expect(lines.contains { $0.contains(#"["factory at Catalog/CatalogModule.swift:15"]"#) }, "a service registered in code")
+        #expect(lines.contains { $0.contains(#"["async factory at Home/RecommendationsModule.swift:18"]"#) }, "an async factory")
+        #expect(lines.contains { $0.contains(#"["Reviews.ReviewsPage"]"#) }, "the plugin's route handler")
+        #expect(!lines.contains { $0.contains("] setUp") }, "the story stays off standard output")
+    }
+
     /// A folder listed in BEEHIVE_PLUGIN_PATH is indexed with the app's own, and its plugin loads on first use:
     /// a C plugin declaring a route whose handler is the app's own Catalog page.
     @Test func honoursBEEHIVE_PLUGIN_PATH() throws {
@@ -210,7 +239,7 @@ struct DemoTests {
     @Test func helpListsWhatTheDemoCanDo() throws {
         let help = try Self.demo("--help")
         guard Self.succeeded(help, "--help") else { return }
-        for mode in ["scripts/demo builds Examples/ShopApp", "--open URL", "--signal NAME", "--list", "--serve", "--trace FILE"] {
+        for mode in ["scripts/demo builds Examples/ShopApp", "--open URL", "--signal NAME", "--list", "--serve", "--graph FORMAT", "--trace FILE"] {
             #expect(help.standardOutput.contains(mode), "--help mentions \(mode)")
         }
     }

@@ -15,6 +15,9 @@ enum FixtureBuilder {
         let configuration: Configuration
         let linker: Linker
         let sanitizer: Sanitizer?
+        /// The package's folder, and the build folder (`--scratch-path`) its build went to.
+        let package: URL
+        let scratchPath: URL
         /// The folder holding the built executables and shared libraries.
         let binPath: URL
 
@@ -74,7 +77,7 @@ enum FixtureBuilder {
         let path = binPath.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         return Build(
             fixture: key.fixture, configuration: key.configuration, linker: key.linker, sanitizer: key.sanitizer,
-            binPath: URL(filePath: path))
+            package: package, scratchPath: scratch, binPath: URL(filePath: path))
     }
 
     static var swiftExecutable: URL {

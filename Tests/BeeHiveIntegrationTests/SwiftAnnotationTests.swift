@@ -139,6 +139,29 @@ import Testing
             ])
     }
 
+    /// `swift package beehive-lint`, the command plugin a CI step runs, over the fixture's debug build (its own
+    /// build folder, so only the plugin and its lint tool are compiled): a clean product passes, the product
+    /// with a misspelt record fails with lint's finding.
+    @Test func lintPluginPassesACleanProductAndFailsABrokenOne() throws {
+        let build = try FixtureBuilder.build(Self.fixture)
+        func plugin(_ product: String) throws -> FixtureBuilder.Output {
+            try FixtureBuilder.withoutConcurrentBuilds {
+                try FixtureBuilder.run(
+                    FixtureBuilder.swiftExecutable,
+                    ["package", "--package-path", build.package.path, "--scratch-path", build.scratchPath.path,
+                     "beehive-lint", "--product", product])
+            }
+        }
+        let clean = try plugin("SwiftOnly")
+        #expect(clean.status == 0, "\(clean.output)")
+        #expect(clean.standardOutput.contains("beehive lint: 0 errors in "), "\(clean.output)")
+
+        let broken = try plugin("Broken")
+        #expect(broken.status != 0, "\(broken.output)")
+        #expect(broken.output.contains("module type 'Broken.CartModuel' is not defined in any linted file (did you mean 'Broken.CartModule'?)"), "\(broken.output)")
+        #expect(broken.output.contains("beehive lint found problems in 1 file(s)"), "\(broken.output)")
+    }
+
     @Test func lintReportsMalformedRecordsAndUnknownVersions() throws {
         let build = try FixtureBuilder.build(Self.fixture)
         let routes = try Self.recordObject(section: "beehive_routes", "beehive:2|route|/x|Broken.CartModule\u{0}beehive:1|route|/y\u{0}")

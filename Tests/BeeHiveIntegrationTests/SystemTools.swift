@@ -82,4 +82,19 @@ enum SystemTools {
         try FileManager.default.copyItem(at: file, to: destination)
         return destination
     }
+
+    /// How many nodes and edges Graphviz's `dot` lays out for a DOT text; reading it must print no warning.
+    static func graphvizLayout(of dot: String) throws -> (nodes: Int, edges: Int) {
+        let directory = try FixtureHost.temporaryDirectory("graph")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appending(path: "graph.dot")
+        try dot.write(to: input, atomically: true, encoding: .utf8)
+        // -Tplain lists each laid-out node and edge on a line of its own.
+        let output = try FixtureBuilder.run(try require("dot"), ["-Tplain", input.path])
+        guard output.status == 0, output.standardError.isEmpty else {
+            throw FixtureBuilder.Failure(description: "dot (apt package graphviz) did not read the graph:\n\(output.output)\n\(dot)")
+        }
+        let lines = output.standardOutput.split(separator: "\n")
+        return (lines.filter { $0.hasPrefix("node ") }.count, lines.filter { $0.hasPrefix("edge ") }.count)
+    }
 }

@@ -1,4 +1,5 @@
 import BeeHiveLint
+import BeeHiveRegistry
 import FuzzerDriver
 #if canImport(Glibc)
 import Glibc
@@ -28,7 +29,7 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         if !finding.objectPath.hasPrefix(scratch) { fatalError("finding names another file: \(finding)") }
         _ = finding.description
     }
-    _ = AnnotationGraph(files: [scratch]).dot
+    _ = HiveGraph(files: [scratch]).dot
     _ = InspectionReport(files: [scratch]).table
 
     let text = String(decoding: UnsafeBufferPointer(start: size > 0 ? data : nil, count: size), as: UTF8.self)

@@ -10,6 +10,11 @@ struct DemoOptions {
         case signal(ProcessSignal)
         case list
         case serve
+        case graph(GraphFormat)
+    }
+
+    enum GraphFormat: String {
+        case dot, mermaid
     }
 
     var mode = Mode.tour
@@ -38,6 +43,9 @@ struct DemoOptions {
                            modules, services, routes and diagnostics (nothing is started)
           --serve          run as a long-running service until SIGTERM or SIGINT; SIGHUP, SIGUSR1 and
                            SIGUSR2 reach the modules meanwhile
+          --graph FORMAT   launch, load the plugin, and print what the running hive has registered as a
+                           graph, FORMAT dot (Graphviz) or mermaid, alone on standard output (the story
+                           goes to standard error): scripts/demo --graph dot | dot -Tsvg > shop.svg
 
         Options:
           --plugin PATH    the Reviews plugin to load (default: libReviews.so next to the executable)
@@ -70,6 +78,12 @@ struct DemoOptions {
             case "--signal": modes.append(.signal(try signal(named: try value(after: argument))))
             case "--list": modes.append(.list)
             case "--serve": modes.append(.serve)
+            case "--graph":
+                let name = try value(after: argument)
+                guard let format = GraphFormat(rawValue: name) else {
+                    throw UsageError(description: "unknown graph format '\(name)'; use dot or mermaid")
+                }
+                modes.append(.graph(format))
             case "--plugin": options.pluginPath = try value(after: argument)
             case "--trace": options.tracePath = try value(after: argument)
             case "--log-level":
@@ -81,7 +95,7 @@ struct DemoOptions {
             default: throw UsageError(description: "unknown argument '\(argument)'")
             }
         }
-        guard modes.count <= 1 else { throw UsageError(description: "choose one mode of --open, --signal, --list, --serve") }
+        guard modes.count <= 1 else { throw UsageError(description: "choose one mode of --open, --signal, --list, --serve, --graph") }
         options.mode = modes.first ?? .tour
         return options
     }

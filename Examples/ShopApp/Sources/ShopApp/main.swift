@@ -36,6 +36,7 @@ do {
     case .signal(let signal): try await runtime.sendSignal(signal)
     case .list: try runtime.list()
     case .serve: try await runtime.serve()
+    case .graph(let format): try await runtime.printGraph(format)
     }
 } catch {
     runtime.logger.critical("\(error)")

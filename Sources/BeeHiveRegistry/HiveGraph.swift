@@ -1,49 +1,88 @@
-import BeeHiveRegistry
+import Foundation
 
-/// What a set of binaries declares, as a graph: modules in launch order, services to their implementations,
-/// routes to their handlers and mediator targets to their types. Written as Graphviz DOT or as Mermaid.
+/// What an app declares or has registered, as one graph: modules in launch order, services to their
+/// implementations, routes to their handlers and mediator targets to their types. Written as Graphviz DOT or as
+/// Mermaid.
 ///
-/// Read offline from the records; modules are in `ModuleOrder`'s order over their annotated dependencies
-/// (`depends=`): dependencies first, then level (basic first), priority (higher first) and name. Dependencies
-/// declared only in code are not in the files, so not in the graph.
-public struct AnnotationGraph: Sendable, Hashable {
+/// Made two ways that draw alike: offline from the records of ELF files (`beehive graph`, `init(files:)`), and
+/// from a running process (`Hive.graph()`), which also shows what was registered in code and from
+/// configuration files, and the order the module manager really uses.
+public struct HiveGraph: Sendable, Hashable {
     public struct Module: Sendable, Hashable {
         public let typeName: String
         public let level: ModuleLevel
         public let priority: Int
         public let isAsync: Bool
-        /// From the record's `depends` attribute.
+        /// The modules it must come after, by type name.
         public let dependencies: [String]
+
+        package init(typeName: String, level: ModuleLevel, priority: Int, isAsync: Bool, dependencies: [String]) {
+            self.typeName = typeName
+            self.level = level
+            self.priority = priority
+            self.isAsync = isAsync
+            self.dependencies = dependencies
+        }
     }
 
     public struct Service: Sendable, Hashable {
         public let protocolName: String
         public let name: String?
+        /// The implementation's type name, or what else makes the instances (a factory closure).
         public let implementation: String
         public let scope: ServiceScope
+
+        package init(protocolName: String, name: String?, implementation: String, scope: ServiceScope) {
+            self.protocolName = protocolName
+            self.name = name
+            self.implementation = implementation
+            self.scope = scope
+        }
     }
 
     public struct Route: Sendable, Hashable {
         public let scheme: String?
         public let pattern: String
         public let priority: Int
+        /// The handler's type name, or what else handles the route (a closure).
         public let handler: String
+
+        package init(scheme: String?, pattern: String, priority: Int, handler: String) {
+            self.scheme = scheme
+            self.pattern = pattern
+            self.priority = priority
+            self.handler = handler
+        }
     }
 
     public struct Target: Sendable, Hashable {
         public let name: String
         public let typeName: String
+
+        package init(name: String, typeName: String) {
+            self.name = name
+            self.typeName = typeName
+        }
     }
 
     /// In launch order.
     public let modules: [Module]
-    /// By protocol, then name.
     public let services: [Service]
-    /// By scheme, then pattern.
+    /// In the order URLs meet them.
     public let routes: [Route]
-    /// By name.
     public let targets: [Target]
 
+    /// The parts as they are: `modules` already in launch order.
+    package init(modules: [Module], services: [Service], routes: [Route], targets: [Target]) {
+        self.modules = modules
+        self.services = services
+        self.routes = routes
+        self.targets = targets
+    }
+
+    /// What the records declare. Modules are in `ModuleOrder`'s order over their annotated dependencies
+    /// (`depends=`); dependencies declared only in code are not in records, so not in this graph. Services are
+    /// by protocol, then name; routes by scheme, then pattern; targets by name.
     public init(records: [AnnotationRecord]) {
         var modules: [Module] = [], services: [Service] = [], routes: [Route] = [], targets: [Target] = []
         for record in records {
@@ -62,12 +101,13 @@ public struct AnnotationGraph: Sendable, Hashable {
                 targets.append(Target(name: target.name, typeName: target.typeName))
             }
         }
-        self.modules = Self.launchOrder(modules)
-        self.services = Array(Set(services)).sorted {
-            ($0.protocolName, $0.name ?? "", $0.implementation) < ($1.protocolName, $1.name ?? "", $1.implementation)
-        }
-        self.routes = Array(Set(routes)).sorted { ($0.scheme ?? "", $0.pattern, $0.handler) < ($1.scheme ?? "", $1.pattern, $1.handler) }
-        self.targets = Array(Set(targets)).sorted { ($0.name, $0.typeName) < ($1.name, $1.typeName) }
+        self.init(
+            modules: Self.launchOrder(modules),
+            services: Array(Set(services)).sorted {
+                ($0.protocolName, $0.name ?? "", $0.implementation) < ($1.protocolName, $1.name ?? "", $1.implementation)
+            },
+            routes: Array(Set(routes)).sorted { ($0.scheme ?? "", $0.pattern, $0.handler) < ($1.scheme ?? "", $1.pattern, $1.handler) },
+            targets: Array(Set(targets)).sorted { ($0.name, $0.typeName) < ($1.name, $1.typeName) })
     }
 
     /// `ModuleOrder`'s rule: among the modules whose dependencies are placed, the first by level (basic first),
@@ -90,7 +130,8 @@ public struct AnnotationGraph: Sendable, Hashable {
         return order
     }
 
-    /// Reads the files offline; records that do not parse are left out (inspect and lint report them).
+    /// What the files declare, read offline; records that do not parse are left out (inspect and lint report
+    /// them).
     public init(files: [String]) {
         self.init(records: files.flatMap { SectionReader.readFile(atPath: $0).records })
     }

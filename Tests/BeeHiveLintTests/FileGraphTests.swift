@@ -2,10 +2,13 @@ import Foundation
 import Glibc
 import Testing
 
+import BeeHiveRegistry
+
 @testable import BeeHiveLint
 
+/// `HiveGraph(files:)`, what `beehive graph` draws.
 @Suite(.timeLimit(.minutes(10)))
-struct AnnotationGraphTests {
+struct FileGraphTests {
     static let source = """
         #include <beehive.h>
         BeeHiveMod(Graph.ShopModule)
@@ -19,10 +22,10 @@ struct AnnotationGraphTests {
 
         """
 
-    private func graph() throws -> AnnotationGraph {
+    private func graph() throws -> HiveGraph {
         let path = try GeneratedELF(source: Self.source).write()
         defer { unlink(path) }
-        return AnnotationGraph(files: [path])
+        return HiveGraph(files: [path])
     }
 
     @Test func modulesAreInLaunchOrder() throws {
@@ -86,7 +89,7 @@ struct AnnotationGraphTests {
 
             """).write()
         defer { unlink(path) }
-        let graph = AnnotationGraph(files: [path])
+        let graph = HiveGraph(files: [path])
         #expect(graph.modules.map(\.typeName) == ["Graph.Payments", "Graph.Checkout"])
         #expect(graph.mermaid.contains("    m1 -->|needs| m0\n"))
         #expect(graph.dot.contains("    m1 -> m0 [label=\"needs\"];\n"))
@@ -96,7 +99,7 @@ struct AnnotationGraphTests {
     }
 
     @Test func emptyGraphIsStillAGraph() {
-        let graph = AnnotationGraph(records: [])
+        let graph = HiveGraph(records: [])
         #expect(graph.dot == "digraph BeeHive {\n  rankdir=LR;\n  graph [fontname=\"Helvetica\"];\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n}\n")
         #expect(graph.mermaid == "flowchart LR\n")
     }
