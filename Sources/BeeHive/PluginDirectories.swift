@@ -84,6 +84,28 @@ final class PluginDirectories: Sendable {
         for id in ids { _ = routes.removeRoute(id) }
     }
 
+    /// Brings back the route placeholders of a plugin that was unloaded, for the routes it is the first to
+    /// declare, so that a URL reaching one of them loads it again.
+    func unloaded(_ plugin: IndexedPlugin) {
+        for record in plugin.records {
+            guard case .route(let route) = record.payload, owner(of: record.identity)?.plugin.path == plugin.path,
+                  !state.withLock({ $0.routes.values.contains(record.identity) }),
+                  let id = try? routes.addRoute(route.pattern, scheme: route.scheme, priority: route.priority)
+            else { continue }
+            state.withLock { $0.routes[id] = record.identity }
+        }
+    }
+
+    /// The folder holding the plugin file that `file` describes, whatever path it was loaded by, and that plugin.
+    func plugin(matching file: FileStamp) -> (plugins: DeferredPlugins, plugin: IndexedPlugin)? {
+        for folder in folders {
+            if let plugin = folder.index.plugins.first(where: { $0.stamp.inode == file.inode && $0.stamp.device == file.device }) {
+                return (folder.plugins, plugin)
+            }
+        }
+        return nil
+    }
+
     /// The folder whose plugin declares `identity`, and that plugin.
     func owner(of identity: RecordIdentity) -> (plugins: DeferredPlugins, plugin: IndexedPlugin)? {
         for folder in folders {

@@ -33,6 +33,8 @@ public final class DeferredPlugins: Sendable {
     private struct State {
         var plugins: [RecordIdentity: IndexedPlugin] = [:]
         var loads: [String: LoadState] = [:]
+        /// Plugins unloaded while their load was still finishing: that load must not mark them loaded.
+        var unloadedWhileLoading: Set<String> = []
     }
 
     private let state = Locked(State())
@@ -73,6 +75,26 @@ public final class DeferredPlugins: Sendable {
         }
     }
 
+    /// Forgets that the plugin at `path` (as its index names it) was loaded, after its last unload, so that
+    /// the next `load(declaring:)` loads it again. False when this did not load it, or its load failed (a
+    /// failure stays remembered).
+    public func unloaded(path: String) -> Bool {
+        gate.withLock { _ in
+            state.withLock { state in
+                switch state.loads[path] {
+                case .loaded:
+                    state.loads[path] = nil
+                    return true
+                case .loading:
+                    state.unloadedWhileLoading.insert(path)
+                    return true
+                case .failed, nil:
+                    return false
+                }
+            }
+        }
+    }
+
     /// Loads the plugin declaring `identity` unless it is loaded; nil when no indexed plugin declares it.
     /// Threads asking for the same plugin together wait for one load. A failure is remembered and given to
     /// every later caller (the plugin is not tried again).
@@ -102,8 +124,9 @@ public final class DeferredPlugins: Sendable {
         let result = Result { () throws(DeferredPluginError) in try Self.open(plugin, for: identity, trust: trust, loader: loader) }
         gate.withLock { _ in
             state.withLock { state in
+                let unloaded = state.unloadedWhileLoading.remove(path) != nil
                 switch result {
-                case .success: state.loads[path] = .loaded
+                case .success: state.loads[path] = unloaded ? nil : .loaded
                 case .failure(let error): state.loads[path] = .failed(error)
                 }
             }
