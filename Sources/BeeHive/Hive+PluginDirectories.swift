@@ -160,12 +160,13 @@ extension Hive {
         of index: PluginIndex, among earlier: [PluginIndex], linked: [AnnotationRecord], registered: [String]
     ) -> [HiveDiagnostic] {
         var provided = Set(registered)
-        for record in ([index] + earlier).flatMap({ $0.plugins.flatMap(\.records) }) + linked {
+        // Only module records make strings: this runs at every folder add.
+        for record in ([index] + earlier).lazy.flatMap({ $0.plugins.lazy.flatMap(\.records) }) + linked where record.kind == .module {
             if case .module(let module) = record.payload { provided.insert(module.typeName) }
         }
         var found: [HiveDiagnostic] = []
         for plugin in index.plugins {
-            for record in plugin.records {
+            for record in plugin.records where record.kind == .module {
                 guard case .module(let module) = record.payload else { continue }
                 for dependency in module.dependencies where !provided.contains(dependency) {
                     found.append(.missingModuleDependency(module: module.typeName, dependency: dependency, plugin: plugin.path))

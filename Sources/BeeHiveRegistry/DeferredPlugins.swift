@@ -55,6 +55,7 @@ public final class DeferredPlugins: Sendable {
     /// first plugin; `PluginIndex.conflicts()` reports such cases.
     public func add(_ index: PluginIndex) {
         state.withLock { state in
+            state.plugins.reserveCapacity(state.plugins.count + index.plugins.reduce(0) { $0 + $1.records.count })
             for plugin in index.plugins {
                 for record in plugin.records where state.plugins[record.identity] == nil {
                     state.plugins[record.identity] = plugin
