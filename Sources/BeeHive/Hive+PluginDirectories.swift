@@ -19,8 +19,9 @@ extension Hive {
     /// A plugin that carries modules is loaded now, so that its modules start with the others: add folders
     /// before the host starts. One whose modules are all on-demand (`ondemand=1`, `@BeeHiveModule(onDemand:)`)
     /// is not: it loads on first use like the rest, and its modules then catch up on setUp, init and splash.
-    /// A plugin unloaded through `unloadPlugin(atPath:)` becomes deferred again: a later first use loads it anew. Conflicts between plugins (or with linked objects) and module dependencies
-    /// that nothing provides are reported before anything is loaded. Adding a folder again does nothing.
+    /// A plugin unloaded through `unloadPlugin(atPath:)` becomes deferred again: a later first use loads it
+    /// anew. Conflicts between plugins (or with linked objects) and module dependencies that nothing provides
+    /// are reported before anything is loaded. Adding a folder again does nothing.
     ///
     /// A first use from inside a module hook that the hive runs (a module catching up after a plugin load)
     /// cannot load a plugin, since its records would arrive only after the hook: it fails with
