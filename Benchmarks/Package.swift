@@ -62,6 +62,13 @@ let package = Package(
             path: "Benchmarks/RegistrationBenchmarks",
             plugins: [benchmarkPlugin]
         ),
+        // No annotations linked in: the plugins of its folder are the only annotated objects.
+        .executableTarget(
+            name: "PluginFolderBenchmarks",
+            dependencies: ["BenchSupport", beeHive, benchmark],
+            path: "Benchmarks/PluginFolderBenchmarks",
+            plugins: [benchmarkPlugin]
+        ),
         .executableTarget(
             name: "StartupBenchmarks",
             dependencies: ["BenchSupport", benchmark],

@@ -9,7 +9,7 @@
  * Each annotation is one NUL-terminated string, stored inline (never a pointer: under PIE a pointer on disk
  * is zero or unrelocated), so `readelf -p beehive_mods app` prints one readable line per annotation.
  * Record syntax, version 1, fields separated by '|':
- *   beehive:1|module|<Type>|level=<basic|normal>|priority=<int>|async=<0|1>[|depends=<Type>,<Type>...]
+ *   beehive:1|module|<Type>|level=<basic|normal>|priority=<int>|async=<0|1>[|depends=<Type>,<Type>...][|ondemand=<0|1>]
  *   beehive:1|service|<Protocol>|<Type>|scope=<transient|singleton|named|weak>|name=<name>
  *   beehive:1|route|<pattern>|<Type>|scheme=<scheme>|priority=<int>
  *   beehive:1|target|<name>|<Type>
@@ -30,6 +30,9 @@
 #define BEEHIVE_SECTION_ROUTES "beehive_routes"
 /* The module attribute that names the modules it depends on: depends=<Type>,<Type>... */
 #define BEEHIVE_ATTRIBUTE_DEPENDS "depends"
+/* The module attribute that lets a plugin folder load the module's plugin on first use instead of at launch:
+   ondemand=1. The modules catch up on setUp, init and splash when their plugin loads. */
+#define BEEHIVE_ATTRIBUTE_ON_DEMAND "ondemand"
 /*
  * Written by the Swift macros only: 16-byte entries, each a 64-bit FNV-1a hash of a record's type name and a
  * function that returns that type as the existential metatype a manager asks for. Entries hold pointers, which
@@ -158,6 +161,25 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
     BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
     BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" #type "|level=" #level \
         "|priority=" #priority "|async=" BEEHIVE_CAT_(BEEHIVE_INIT_FLAG_, init) "|" BEEHIVE_ATTRIBUTE_DEPENDS "=" dependencies)
+/* BeeHiveModuleOnDemand(App.Module, basic|normal, priority, sync|async): a module of a plugin that a plugin folder
+   loads on first use of something it declares (a service, route or target) rather than at launch, if every
+   module of the plugin is on-demand; the module then catches up on setUp, init and splash. */
+#define BeeHiveModuleOnDemand(type, level, priority, init) \
+    BEEHIVE_NO_SEPARATOR_(#type) BEEHIVE_NO_SEPARATOR_(#priority) \
+    BEEHIVE_STATIC_ASSERT_(beehive_level_##level >= 0, "level is basic or normal"); \
+    BEEHIVE_STATIC_ASSERT_(beehive_init_##init >= 0, "init is sync or async"); \
+    BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
+    BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" #type "|level=" #level \
+        "|priority=" #priority "|async=" BEEHIVE_CAT_(BEEHIVE_INIT_FLAG_, init) "|" BEEHIVE_ATTRIBUTE_ON_DEMAND "=1")
+/* BeeHiveModuleOnDemandDepends(App.Module, basic|normal, priority, sync|async, "App.Network"): both of the above. */
+#define BeeHiveModuleOnDemandDepends(type, level, priority, init, dependencies) \
+    BEEHIVE_NO_SEPARATOR_(#type) BEEHIVE_NO_SEPARATOR_(#priority) BEEHIVE_NO_SEPARATOR_(dependencies) \
+    BEEHIVE_STATIC_ASSERT_(beehive_level_##level >= 0, "level is basic or normal"); \
+    BEEHIVE_STATIC_ASSERT_(beehive_init_##init >= 0, "init is sync or async"); \
+    BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
+    BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" #type "|level=" #level \
+        "|priority=" #priority "|async=" BEEHIVE_CAT_(BEEHIVE_INIT_FLAG_, init) "|" BEEHIVE_ATTRIBUTE_DEPENDS "=" dependencies \
+        "|" BEEHIVE_ATTRIBUTE_ON_DEMAND "=1")
 #define BEEHIVE_INIT_FLAG_sync "0"
 #define BEEHIVE_INIT_FLAG_async "1"
 

@@ -17,8 +17,11 @@ extension Hive {
     /// then answers. `canCreateService`, `canRoute` and `canPerform` answer from the index without loading.
     ///
     /// A plugin that carries modules is loaded now, so that its modules start with the others: add folders
-    /// before the host starts. Conflicts between plugins (or with linked objects) and module dependencies
-    /// that nothing provides are reported before anything is loaded. Adding a folder again does nothing.
+    /// before the host starts. One whose modules are all on-demand (`ondemand=1`, `@BeeHiveModule(onDemand:)`)
+    /// is not: it loads on first use like the rest, and its modules then catch up on setUp, init and splash.
+    /// A plugin unloaded through `unloadPlugin(atPath:)` becomes deferred again: a later first use loads it
+    /// anew. Conflicts between plugins (or with linked objects) and module dependencies that nothing provides
+    /// are reported before anything is loaded. Adding a folder again does nothing.
     ///
     /// A first use from inside a module hook that the hive runs (a module catching up after a plugin load)
     /// cannot load a plugin, since its records would arrive only after the hook: it fails with
@@ -67,8 +70,9 @@ extension Hive {
         found += Self.missingDependencies(of: index, among: earlier, linked: linked, registered: modules.modules.map(\.name))
         record(found)
         logger.info("added plugin folder", metadata: ["folder": "\(index.folder)", "plugins": "\(index.plugins.count)"])
-        // Modules take part in the launch order, so their plugins load now rather than on first use.
-        for plugin in index.plugins {
+        // Modules take part in the launch order, so their plugins load now rather than on first use, unless
+        // every module of the plugin is on-demand.
+        for plugin in index.plugins where plugin.loadsAtLaunch {
             guard let module = plugin.records.first(where: { $0.kind == .module }) else { continue }
             do throws(DeferredPluginError) {
                 _ = try plugins.load(declaring: module.identity)
@@ -101,7 +105,8 @@ extension Hive {
     }
 
     /// The plugins of this hive's folders that a first use loaded, in the order they loaded, each with what was
-    /// asked for; plugins loaded when their folder was added (those carrying modules) are not among them.
+    /// asked for (a plugin unloaded and used again is listed again); plugins loaded when their folder was
+    /// added (those carrying launch modules) are not among them.
     public var pluginsLoadedOnFirstUse: [PluginFirstUse] { pluginDirectories.firstUses }
 
     /// Lets each manager ask the plugin folders on a miss; done once.
@@ -143,17 +148,26 @@ extension Hive {
         return true
     }
 
+    /// Makes a plugin deferred again after its last unload, if a folder of this hive holds it and loaded it:
+    /// its routes get their placeholders back, and the next first use loads it anew.
+    func pluginUnloaded(_ file: FileStamp) {
+        guard let (plugins, plugin) = pluginDirectories.plugin(matching: file), plugins.unloaded(path: plugin.path) else { return }
+        pluginDirectories.unloaded(plugin)
+        logger.info("plugin unloaded; deferred again", metadata: ["path": "\(plugin.path)"])
+    }
+
     /// Dependencies of the folder's modules that no indexed plugin, linked object or registered module provides.
     private static func missingDependencies(
         of index: PluginIndex, among earlier: [PluginIndex], linked: [AnnotationRecord], registered: [String]
     ) -> [HiveDiagnostic] {
         var provided = Set(registered)
-        for record in ([index] + earlier).flatMap({ $0.plugins.flatMap(\.records) }) + linked {
+        // Only module records make strings: this runs at every folder add.
+        for record in ([index] + earlier).lazy.flatMap({ $0.plugins.lazy.flatMap(\.records) }) + linked where record.kind == .module {
             if case .module(let module) = record.payload { provided.insert(module.typeName) }
         }
         var found: [HiveDiagnostic] = []
         for plugin in index.plugins {
-            for record in plugin.records {
+            for record in plugin.records where record.kind == .module {
                 guard case .module(let module) = record.payload else { continue }
                 for dependency in module.dependencies where !provided.contains(dependency) {
                     found.append(.missingModuleDependency(module: module.typeName, dependency: dependency, plugin: plugin.path))

@@ -207,7 +207,8 @@ public final class Hive: Sendable {
 
     /// Counts one load of the plugin down; at the last, retires what it registered (its modules get tearDown
     /// and unmount, then its targets, routes and services go away) and lets the loader unmap it. `path` may
-    /// be any spelling of the plugin's path (a symlink, a relative path).
+    /// be any spelling of the plugin's path (a symlink, a relative path). A plugin of a plugin folder that the
+    /// folder loaded is deferred again afterwards: the next use of something it declares loads it anew.
     ///
     /// Called from a hook, the retirement happens right after the hook (see `refresh()`).
     /// - Throws: `HiveError.pluginNotLoaded` when no plugin loaded through this hive is at `path`.
@@ -226,6 +227,7 @@ public final class Hive: Sendable {
         }
         guard let plugin = leaving else { return [] }
         registry.retireObjects(atPath: plugin.objectPath)
+        defer { pluginUnloaded(plugin.file) }
         return try deliver { [registry, logger] in
             do throws(PluginError) {
                 try plugin.unload()

@@ -18,6 +18,11 @@ final class PluginDirectories: Sendable {
         var targets: [String: RecordIdentity] = [:]
         var routes: [RouteID: RecordIdentity] = [:]
         var routeIdentities: Set<RecordIdentity> = []
+        /// Route records of added folders without placeholders yet: parsing 100 patterns cost a third of
+        /// adding a folder, so they are made at the first route lookup instead, off the launch path.
+        var pendingRoutes: [AnnotationRecord] = []
+        /// Plugins loaded while their routes were pending: those get no placeholder.
+        var loadedWhilePending: Set<String> = []
         var firstUses: [PluginFirstUse] = []
     }
 
@@ -25,6 +30,8 @@ final class PluginDirectories: Sendable {
     /// The declared routes as placeholders: which declared route a URL reaches, found the way the hive's
     /// router finds it, without loading anything.
     private let routes = Router()
+    /// Held while placeholders are made or dropped, so that a lookup never sees half of them.
+    private let placeholders = Locked(())
 
     var folders: [Folder] { state.withLock { $0.folders } }
 
@@ -36,7 +43,12 @@ final class PluginDirectories: Sendable {
         let added = state.withLock { state in
             guard !state.folders.contains(where: { $0.index.folder == folder.index.folder }) else { return false }
             state.folders.append(folder)
-            for record in folder.index.plugins.flatMap(\.records) {
+            for record in folder.index.plugins.lazy.flatMap(\.records) {
+                // A route needs no strings until its placeholder is made.
+                if record.kind == .route {
+                    state.pendingRoutes.append(record)
+                    continue
+                }
                 switch record.payload {
                 case .service(let service):
                     let key = ServiceManager.deferredIdentity(of: service)
@@ -51,15 +63,27 @@ final class PluginDirectories: Sendable {
         }
         guard added else { return false }
         routes.configuration = routerConfiguration
-        for record in folder.index.plugins.flatMap(\.records) {
+        return true
+    }
+
+    /// Makes the placeholders of the pending routes; the caller holds `placeholders`.
+    private func makePendingPlaceholders() {
+        let (pending, skipped) = state.withLock { state in
+            defer {
+                state.pendingRoutes = []
+                state.loadedWhilePending = []
+            }
+            return (state.pendingRoutes, state.loadedWhilePending)
+        }
+        for record in pending {
             guard case .route(let route) = record.payload,
                   state.withLock({ $0.routeIdentities.insert(record.identity).inserted }),
+                  !skipped.contains(record.origin.objectPath),
                   // A pattern the router refuses is reported when its plugin loads and the record is refused.
                   let id = try? routes.addRoute(route.pattern, scheme: route.scheme, priority: route.priority)
             else { continue }
             state.withLock { $0.routes[id] = record.identity }
         }
-        return true
     }
 
     func service(_ lookup: RecordIdentity) -> RecordIdentity? { state.withLock { $0.services[lookup] } }
@@ -67,21 +91,57 @@ final class PluginDirectories: Sendable {
     func target(named name: String) -> RecordIdentity? { state.withLock { $0.targets[name] } }
 
     func route(matching url: String) -> RecordIdentity? {
-        guard let match = routes.match(url) else { return nil }
-        return state.withLock { $0.routes[match.route.id] }
+        placeholders.withLock { _ in
+            makePendingPlaceholders()
+            guard let match = routes.match(url) else { return nil }
+            return state.withLock { $0.routes[match.route.id] }
+        }
     }
 
     /// Drops the route placeholders of a loaded plugin: its own routes answer now, and a URL its handlers
     /// decline must not run them twice. `firstUse` is what was asked for when a first use loaded it.
     func loaded(_ plugin: IndexedPlugin, firstUse: RecordIdentity? = nil) {
-        let identities = Set(plugin.records.map(\.identity))
-        let ids = state.withLock { state in
-            if let firstUse { state.firstUses.append(PluginFirstUse(path: plugin.path, requested: firstUse)) }
-            let ids = state.routes.filter { identities.contains($0.value) }.map(\.key)
-            for id in ids { state.routes[id] = nil }
-            return ids
+        placeholders.withLock { _ in
+            let ids = state.withLock { state -> [RouteID] in
+                if let firstUse { state.firstUses.append(PluginFirstUse(path: plugin.path, requested: firstUse)) }
+                if !state.pendingRoutes.isEmpty { state.loadedWhilePending.insert(plugin.path) }
+                guard !state.routes.isEmpty else { return [] }
+                let identities = Set(plugin.records.lazy.filter { $0.kind == .route }.map(\.identity))
+                let ids = state.routes.filter { identities.contains($0.value) }.map(\.key)
+                for id in ids { state.routes[id] = nil }
+                return ids
+            }
+            for id in ids { _ = routes.removeRoute(id) }
         }
-        for id in ids { _ = routes.removeRoute(id) }
+    }
+
+    /// Brings back the route placeholders of a plugin that was unloaded, for the routes it is the first to
+    /// declare, so that a URL reaching one of them loads it again.
+    func unloaded(_ plugin: IndexedPlugin) {
+        placeholders.withLock { _ in
+            makePendingPlaceholders()
+            restorePlaceholders(of: plugin)
+        }
+    }
+
+    private func restorePlaceholders(of plugin: IndexedPlugin) {
+        for record in plugin.records {
+            guard case .route(let route) = record.payload, owner(of: record.identity)?.plugin.path == plugin.path,
+                  !state.withLock({ $0.routes.values.contains(record.identity) }),
+                  let id = try? routes.addRoute(route.pattern, scheme: route.scheme, priority: route.priority)
+            else { continue }
+            state.withLock { $0.routes[id] = record.identity }
+        }
+    }
+
+    /// The folder holding the plugin file that `file` describes, whatever path it was loaded by, and that plugin.
+    func plugin(matching file: FileStamp) -> (plugins: DeferredPlugins, plugin: IndexedPlugin)? {
+        for folder in folders {
+            if let plugin = folder.index.plugins.first(where: { $0.stamp.inode == file.inode && $0.stamp.device == file.device }) {
+                return (folder.plugins, plugin)
+            }
+        }
+        return nil
     }
 
     /// The folder whose plugin declares `identity`, and that plugin.

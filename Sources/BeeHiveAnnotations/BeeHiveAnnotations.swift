@@ -10,11 +10,17 @@
 /// which must be module types written `Type.self` (declared in the annotated type's module) or
 /// `Module.Type.self` (another module's, or a nested type).
 ///
+///
+/// `onDemand: true` (`BeeHiveModuleOnDemand` in C) lets a plugin folder load the module's plugin on first use of
+/// a service, route or target it declares instead of at launch, when every module of the plugin is on-demand;
+/// the module then catches up on setUp, init and splash.
+///
 ///     @BeeHiveModule(level: .basic, priority: 100, dependencies: [NetworkModule.self])
 ///     final class ShopModule { ... }
 @attached(member, names: arbitrary)
 public macro BeeHiveModule(
-    level: BeeHiveModuleLevel = .normal, priority: Int = 0, async: Bool = false, dependencies: [Any.Type] = []
+    level: BeeHiveModuleLevel = .normal, priority: Int = 0, async: Bool = false, dependencies: [Any.Type] = [],
+    onDemand: Bool = false
 ) = #externalMacro(module: "BeeHiveMacros", type: "ModuleMacro")
 
 /// Declares the annotated type as the implementation of a service protocol, like

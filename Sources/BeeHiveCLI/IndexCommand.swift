@@ -9,7 +9,8 @@ struct IndexCommand: ParsableCommand {
         commandName: "index",
         abstract: "Index plugin folders without loading any plugin, and refresh their index caches.",
         discussion: """
-            Prints one line per record (plugin file, kind, what it declares, whether it came from the cache), \
+            Prints one line per record (plugin file, whether it came from the cache, when a host loads the \
+            plugin: at launch for a plugin with a module that is not on-demand, else on first use, the record), \
             then the conflicts between plugins, the files skipped and the cache's problems. With --json, prints \
             one JSON document (described in docs/plugins.md). The exit status is non-zero when a folder is \
             refused or cannot be read, or when a file of it was skipped.
@@ -72,6 +73,8 @@ extension IndexCommand {
             let buildID: String?
             let annotated: Bool
             let fromCache: Bool
+            /// "launch" for a plugin carrying a module that is not on-demand, else "first-use".
+            let loads: String
             let records: [String]
         }
 
@@ -95,7 +98,7 @@ extension IndexCommand {
             plugins = index.plugins.map { plugin in
                 Plugin(
                     file: plugin.path, buildID: plugin.buildID, annotated: plugin.isAnnotated, fromCache: plugin.isFromCache,
-                    records: plugin.records.map(\.text))
+                    loads: plugin.loadsAtLaunch ? "launch" : "first-use", records: plugin.records.map(\.text))
             }
             conflicts = index.conflicts().map { Conflict(declaration: $0.identity.description, files: $0.paths) }
             skipped = index.refused.map(\.description) + index.problems.map(\.description)
@@ -116,15 +119,15 @@ extension IndexCommand {
             var output = "\(folder): \(plugins.count) plugin\(plugins.count == 1 ? "" : "s")\n"
             let rows = plugins.flatMap { plugin in
                 plugin.records.map { record in
-                    [(plugin.file as NSString).lastPathComponent, plugin.fromCache ? "cache" : "read", record]
+                    [(plugin.file as NSString).lastPathComponent, plugin.fromCache ? "cache" : "read", plugin.loads, record]
                 }
             }
-            let header = ["PLUGIN", "SOURCE", "RECORD"]
+            let header = ["PLUGIN", "SOURCE", "LOADS", "RECORD"]
             if !rows.isEmpty {
-                let widths = (0..<2).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+                let widths = (0..<3).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
                 for row in [header] + rows {
-                    let padded = (0..<2).map { row[$0] + String(repeating: " ", count: widths[$0] - row[$0].count) }
-                    output += (padded + [row[2]]).joined(separator: "  ") + "\n"
+                    let padded = (0..<3).map { row[$0] + String(repeating: " ", count: widths[$0] - row[$0].count) }
+                    output += (padded + [row[3]]).joined(separator: "  ") + "\n"
                 }
             }
             for plugin in plugins where plugin.records.isEmpty {

@@ -185,7 +185,7 @@ extension AnnotationRecord.Payload {
             [
                 "type": .string(module.typeName), "level": .string(module.level.rawValue),
                 "priority": .integer(module.priority), "async": .boolean(module.isAsync),
-                "depends": .strings(module.dependencies),
+                "depends": .strings(module.dependencies), "ondemand": .boolean(module.isOnDemand),
             ]
         case .service(let service):
             [

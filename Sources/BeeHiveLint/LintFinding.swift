@@ -46,6 +46,12 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         case lostAtLink(input: String, cause: LinkLoss)
         /// Another record declares the same thing; `firstObject` holds the first one.
         case duplicate(RecordIdentity, firstObject: String)
+        /// An on-demand module in a file that also carries `launchModule`, which is not on-demand: a plugin
+        /// folder loads the file at launch, so `ondemand=1` has no effect.
+        case onDemandBesideLaunchModule(launchModule: String)
+        /// A module that starts at launch depends on `dependency`, an on-demand module of `file`, whose modules
+        /// are all on-demand: it waits, not set up, until something of that plugin is first used.
+        case launchModuleNeedsOnDemandModule(dependency: String, file: String)
     }
 
     public let kind: Kind
@@ -84,6 +90,10 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
             "\(role.rawValue) '\(name)' is neither 'Module.Type' nor a mangled type name such as '4Shop4CartV'"
         case .duplicate(let key, let first):
             "\(key) is declared again; first declared in \(first)"
+        case .onDemandBesideLaunchModule(let launchModule):
+            "module is on-demand, but its file also carries module '\(launchModule)', which is not, so a plugin folder loads the file at launch: declare every module of the file on-demand, or none"
+        case .launchModuleNeedsOnDemandModule(let dependency, let file):
+            "module starts at launch but depends on '\(dependency)', an on-demand module of \(file), which loads on first use: it waits until then; declare it on-demand too, or drop ondemand from '\(dependency)'"
         case .lostAtLink(let input, .memberNotPulled):
             "record of \(input) is not in the linked file: the linker never pulled this archive member (nothing "
                 + "references a symbol it defines); link the archive with -Wl,--whole-archive or reference a symbol of the member"

@@ -56,8 +56,44 @@ public enum Linter {
                 }
             }
         }
+        findings += onDemandProblems(objects.map { ($0.path, $0.annotations.records) })
         findings += linkLosses(inputs: inputs, linked: objects.flatMap(\.annotations.records))
         return LintReport(files: paths, recordCount: objects.reduce(0) { $0 + $1.annotations.records.count }, findings: findings)
+    }
+
+    /// On-demand modules that cannot work as declared: beside a launch module in one file (the file loads at
+    /// launch anyway), or needed by a launch module while their file loads on first use only.
+    private static func onDemandProblems(_ files: [(path: String, records: [AnnotationRecord])]) -> [LintFinding] {
+        let modules = files.map { file in
+            (file.path, file.records.compactMap { record -> (AnnotationRecord, ModuleAnnotation)? in
+                if case .module(let module) = record.payload { (record, module) } else { nil }
+            })
+        }
+        var deferredModules: [String: String] = [:]
+        for (path, declared) in modules where !declared.isEmpty && declared.allSatisfy(\.1.isOnDemand) {
+            for (_, module) in declared where deferredModules[module.typeName] == nil { deferredModules[module.typeName] = path }
+        }
+        var findings: [LintFinding] = []
+        for (path, declared) in modules {
+            let launch = declared.first { !$0.1.isOnDemand }
+            for (record, module) in declared {
+                if module.isOnDemand, let launch {
+                    findings.append(
+                        LintFinding(
+                            .onDemandBesideLaunchModule(launchModule: launch.1.typeName), objectPath: path,
+                            section: record.origin.section, record: record.text))
+                }
+                guard !module.isOnDemand else { continue }
+                for dependency in module.dependencies {
+                    guard let file = deferredModules[dependency] else { continue }
+                    findings.append(
+                        LintFinding(
+                            .launchModuleNeedsOnDemandModule(dependency: dependency, file: file), objectPath: path,
+                            section: record.origin.section, record: record.text))
+                }
+            }
+        }
+        return findings
     }
 
     /// The records of the link inputs that are in no linked file. Records are matched by section and text, as

@@ -1,9 +1,9 @@
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// `@BeeHiveModule(level:priority:async:dependencies:)`: the record
-/// `beehive:1|module|<Type>|level=…|priority=…|async=…[|depends=<Type>,…]` in section `beehive_mods`, as the C
-/// macros `BeeHiveModule` and `BeeHiveModuleDepends` write it.
+/// `@BeeHiveModule(level:priority:async:dependencies:onDemand:)`: the record
+/// `beehive:1|module|<Type>|level=…|priority=…|async=…[|depends=<Type>,…][|ondemand=1]` in section `beehive_mods`,
+/// as the C macros `BeeHiveModule`, `BeeHiveModuleDepends` and their `OnDemand` forms write it.
 ///
 /// A dependency is recorded by the name the module manager knows it by (`Module.moduleName`): an unqualified
 /// type is taken to be declared in the annotated type's module, a qualified one (`Net.NetworkModule.self`,
@@ -19,6 +19,7 @@ public struct ModuleMacro: MemberMacro {
         let priority = try arguments.integer("priority") ?? 0
         let isAsync = try arguments.boolean("async") ?? false
         let dependencies = try dependencies(arguments)
+        let isOnDemand = try arguments.boolean("onDemand") ?? false
         var text = "\(SectionRecord.version)|module|\(type.recordText)|level=\(level)|priority=\(priority)|async=\(isAsync ? 1 : 0)"
         var recorded: [String] = []
         for name in dependencies.map({ $0.qualified(in: type.module) }) where !recorded.contains(name) {
@@ -27,6 +28,8 @@ public struct ModuleMacro: MemberMacro {
         if !recorded.isEmpty {
             text += "|\(SectionRecord.dependsAttribute)=" + recorded.joined(separator: ",")
         }
+        // Written only when set, so that launch modules keep the records they always had.
+        if isOnDemand { text += "|\(SectionRecord.onDemandAttribute)=1" }
         var declarations = SectionRecord(section: SectionRecord.modules, text: text, type: type, conformance: "BeeHiveModules.Module")
             .declarations(in: context)
         if !dependencies.isEmpty {

@@ -13,6 +13,8 @@ struct SectionRecord {
     static let version = "beehive:1"
     /// The module attribute that lists its dependencies (`BEEHIVE_ATTRIBUTE_DEPENDS`).
     static let dependsAttribute = "depends"
+    /// The module attribute that lets its plugin load on first use (`BEEHIVE_ATTRIBUTE_ON_DEMAND`).
+    static let onDemandAttribute = "ondemand"
     /// The note that marks an annotated object (version 1: no offsets; the C target CBeeHiveAnnotationNote,
     /// linked with the macros, adds the version 2 note whose offsets locate the sections in memory).
     static let noteName = "BeeHive"

@@ -225,15 +225,20 @@ public struct ModuleAnnotation: Sendable, Hashable {
     public let isAsync: Bool
     /// Modules it needs set up first (`depends=A,B`), added to those its type declares in code.
     public let dependencies: [String]
+    /// Whether a plugin folder may load its plugin on first use rather than at launch (`ondemand=1`): it does
+    /// when every module of the plugin is on-demand, and the modules catch up then.
+    public let isOnDemand: Bool
 
     public init(
-        typeName: String, level: ModuleLevel = .normal, priority: Int = 0, isAsync: Bool = false, dependencies: [String] = []
+        typeName: String, level: ModuleLevel = .normal, priority: Int = 0, isAsync: Bool = false, dependencies: [String] = [],
+        isOnDemand: Bool = false
     ) {
         self.typeName = typeName
         self.level = level
         self.priority = priority
         self.isAsync = isAsync
         self.dependencies = dependencies
+        self.isOnDemand = isOnDemand
     }
 }
 

@@ -33,6 +33,8 @@ public final class DeferredPlugins: Sendable {
     private struct State {
         var plugins: [RecordIdentity: IndexedPlugin] = [:]
         var loads: [String: LoadState] = [:]
+        /// Plugins unloaded while their load was still finishing: that load must not mark them loaded.
+        var unloadedWhileLoading: Set<String> = []
     }
 
     private let state = Locked(State())
@@ -53,6 +55,7 @@ public final class DeferredPlugins: Sendable {
     /// first plugin; `PluginIndex.conflicts()` reports such cases.
     public func add(_ index: PluginIndex) {
         state.withLock { state in
+            state.plugins.reserveCapacity(state.plugins.count + index.plugins.reduce(0) { $0 + $1.records.count })
             for plugin in index.plugins {
                 for record in plugin.records where state.plugins[record.identity] == nil {
                     state.plugins[record.identity] = plugin
@@ -70,6 +73,26 @@ public final class DeferredPlugins: Sendable {
     public var loadedPaths: [String] {
         state.withLock { state in
             state.loads.compactMap { path, load in if case .loaded = load { path } else { nil } }.sorted()
+        }
+    }
+
+    /// Forgets that the plugin at `path` (as its index names it) was loaded, after its last unload, so that
+    /// the next `load(declaring:)` loads it again. False when this did not load it, or its load failed (a
+    /// failure stays remembered).
+    public func unloaded(path: String) -> Bool {
+        gate.withLock { _ in
+            state.withLock { state in
+                switch state.loads[path] {
+                case .loaded:
+                    state.loads[path] = nil
+                    return true
+                case .loading:
+                    state.unloadedWhileLoading.insert(path)
+                    return true
+                case .failed, nil:
+                    return false
+                }
+            }
         }
     }
 
@@ -102,8 +125,9 @@ public final class DeferredPlugins: Sendable {
         let result = Result { () throws(DeferredPluginError) in try Self.open(plugin, for: identity, trust: trust, loader: loader) }
         gate.withLock { _ in
             state.withLock { state in
+                let unloaded = state.unloadedWhileLoading.remove(path) != nil
                 switch result {
-                case .success: state.loads[path] = .loaded
+                case .success: state.loads[path] = unloaded ? nil : .loaded
                 case .failure(let error): state.loads[path] = .failed(error)
                 }
             }

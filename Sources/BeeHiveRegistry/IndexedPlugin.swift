@@ -15,6 +15,15 @@ public struct IndexedPlugin: Sendable, Hashable {
     /// True when the records came from the cache and the file was not opened.
     public let isFromCache: Bool
 
+    /// Whether a host loads it when its folder is added rather than on first use: it carries a module that is
+    /// not on-demand (`ondemand=1`), which must take part in the launch order.
+    public var loadsAtLaunch: Bool {
+        records.contains { record in
+            guard record.kind == .module, case .module(let module) = record.payload else { return false }
+            return !module.isOnDemand
+        }
+    }
+
     public init(
         path: String, fileName: String, stamp: PluginFileStamp, buildID: String?, isAnnotated: Bool,
         records: [AnnotationRecord], isFromCache: Bool

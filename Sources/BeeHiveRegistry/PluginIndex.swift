@@ -108,13 +108,24 @@ public struct PluginIndex: Sendable {
 
     /// Records declared by more than one plugin, or by a plugin and one of `linked` (the host's own records).
     public func conflicts(with linked: [AnnotationRecord] = []) -> [PluginConflict] {
-        var paths: [RecordIdentity: [String]] = [:]
-        for record in plugins.flatMap(\.records) + linked {
+        // Runs at every folder add: one path per identity, and an array only for the rare identity with more.
+        var first: [RecordIdentity: String] = [:]
+        first.reserveCapacity(plugins.reduce(linked.count) { $0 + $1.records.count })
+        var more: [RecordIdentity: [String]] = [:]
+        func note(_ record: AnnotationRecord) {
+            let identity = record.identity
             let path = record.origin.objectPath
-            if paths[record.identity]?.contains(path) != true { paths[record.identity, default: []].append(path) }
+            guard let earlier = first[identity] else {
+                first[identity] = path
+                return
+            }
+            if earlier != path, more[identity]?.contains(path) != true { more[identity, default: [earlier]].append(path) }
         }
-        return paths.filter { $0.value.count > 1 }.map { PluginConflict(identity: $0.key, paths: $0.value) }
-            .sorted { $0.identity < $1.identity }
+        for plugin in plugins {
+            for record in plugin.records { note(record) }
+        }
+        for record in linked { note(record) }
+        return more.map { PluginConflict(identity: $0.key, paths: $0.value) }.sorted { $0.identity < $1.identity }
     }
 
     /// The plugin declaring `identity`, if any.

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The cache file's text format, one line per plugin and per record:
 ///
 /// ```
@@ -60,28 +64,27 @@ enum PluginIndexCacheFormat {
         var count = 0
         while let line = lines.popFirst() {
             let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-            if fields.first?.elementsEqual("end".utf8) == true {
+            if let first = fields.first, equals(first, "end") {
                 guard fields.count == 2, integer(fields[1]) == Int64(count), lines.isEmpty else { throw .corrupt("bad end line") }
                 return (entries, outside)
             }
-            guard fields.count == 12, fields[0].elementsEqual("plugin".utf8) else { throw .corrupt("bad plugin line \(count + 1)") }
-            let numbers = fields[2...8].map(integer)
-            guard numbers.allSatisfy({ $0 != nil }), let recordCount = integer(fields[11]), recordCount >= 0,
+            guard fields.count == 12, equals(fields[0], "plugin"), let size = integer(fields[2]),
+                let modified = integer(fields[3]), let modifiedNanoseconds = integer(fields[4]), let changed = integer(fields[5]),
+                let changedNanoseconds = integer(fields[6]), let inode = integer(fields[7]), let device = integer(fields[8]),
+                let recordCount = integer(fields[11]), recordCount >= 0,
                 recordCount <= lines.count, fields[10].count == 1, let annotated = fields[10].first,
                 annotated == UInt8(ascii: "0") || annotated == UInt8(ascii: "1")
             else { throw .corrupt("bad plugin line \(count + 1)") }
-            let value = numbers.map { $0! }
             let stamp = PluginFileStamp(
-                size: value[0], modified: .init(seconds: value[1], nanoseconds: value[2]),
-                changed: .init(seconds: value[3], nanoseconds: value[4]), inode: UInt64(bitPattern: value[5]),
-                device: UInt64(bitPattern: value[6]))
-            let buildID = fields[9].elementsEqual("-".utf8) ? nil : String(decoding: fields[9], as: UTF8.self)
+                size: size, modified: .init(seconds: modified, nanoseconds: modifiedNanoseconds),
+                changed: .init(seconds: changed, nanoseconds: changedNanoseconds), inode: UInt64(bitPattern: inode),
+                device: UInt64(bitPattern: device))
+            let buildID = equals(fields[9], "-") ? nil : String(decoding: fields[9], as: UTF8.self)
             var records: [(section: String, offset: Int, text: [UInt8])] = []
             records.reserveCapacity(Int(recordCount))
             for _ in 0..<recordCount {
                 let recordFields = lines.popFirst()!.split(separator: UInt8(ascii: " "), maxSplits: 3, omittingEmptySubsequences: false)
-                guard recordFields.count == 4, recordFields[0].elementsEqual("record".utf8),
-                    let section = SectionName.all.first(where: { recordFields[1].elementsEqual($0.utf8) }),
+                guard recordFields.count == 4, equals(recordFields[0], "record"), let section = section(named: recordFields[1]),
                     let offset = integer(recordFields[2]), offset >= 0
                 else { throw .corrupt("bad record line in plugin \(count + 1)") }
                 records.append((section, Int(offset), try unescape(recordFields[3])))
@@ -96,6 +99,25 @@ enum PluginIndexCacheFormat {
             entries[name] = CachedPlugin(stamp: stamp, buildID: buildID, isAnnotated: annotated == UInt8(ascii: "1"), records: records)
         }
         throw .corrupt("no end line (cut short?)")
+    }
+
+    /// Whether `bytes` spell `literal`; byte by byte, without the generic `elementsEqual`, which showed in
+    /// profiles of a warm start.
+    private static func equals(_ bytes: ArraySlice<UInt8>, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            buffer.isEmpty || memcmp(buffer.baseAddress!, literal.utf8Start, buffer.count) == 0
+        }
+    }
+
+    /// The record section `bytes` names.
+    private static func section(named bytes: ArraySlice<UInt8>) -> String? {
+        SectionName.all.first { name in
+            var name = name
+            return name.withUTF8 { utf8 in
+                bytes.count == utf8.count && bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, utf8.baseAddress!, utf8.count) == 0 }
+            }
+        }
     }
 
     /// A name that stays inside the folder: not empty, no `/`, not `.` or `..`, valid UTF-8, no NUL.

@@ -22,6 +22,7 @@ struct RecordLayout: Sendable {
     var priority = 0
     var level = ModuleLevel.normal
     var isAsync = false
+    var isOnDemand = false
     var scope = ServiceScope.transient
 
     func string(_ span: Span, in bytes: SectionBytes) -> String {
@@ -35,7 +36,8 @@ struct RecordLayout: Sendable {
                 ModuleAnnotation(
                     typeName: string(name, in: bytes), level: level, priority: priority, isAsync: isAsync,
                     dependencies: type.start == type.end
-                        ? [] : string(type, in: bytes).split(separator: ",").map(String.init)))
+                        ? [] : string(type, in: bytes).split(separator: ",").map(String.init),
+                    isOnDemand: isOnDemand))
         case .service:
             .service(
                 ServiceAnnotation(

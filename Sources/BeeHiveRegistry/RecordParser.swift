@@ -17,9 +17,11 @@ public enum RecordParser {
 
     /// The attributes each kind accepts, in the order their values are checked. Adding one: list it here and
     /// read its slot in `Record.layout()`.
-    static let moduleAttributes: [StaticString] = ["level", "priority", "async", dependsAttribute]
+    static let moduleAttributes: [StaticString] = ["level", "priority", "async", dependsAttribute, onDemandAttribute]
     /// The module attribute that lists its dependencies: `BEEHIVE_ATTRIBUTE_DEPENDS` of `beehive.h`.
     package static let dependsAttribute: StaticString = "depends"
+    /// The module attribute that lets its plugin load on first use: `BEEHIVE_ATTRIBUTE_ON_DEMAND` of `beehive.h`.
+    package static let onDemandAttribute: StaticString = "ondemand"
     static let serviceAttributes: [StaticString] = ["scope", "name"]
     static let routeAttributes: [StaticString] = ["scheme", "priority"]
 
@@ -213,6 +215,9 @@ public enum RecordParser {
                     try checkDependencyList(dependencies)
                     layout.type = span(dependencies)
                 }
+                layout.isOnDemand = try value(values[4], for: "ondemand") { range -> Bool? in
+                    field(range, equals: "1") ? true : field(range, equals: "0") ? false : nil
+                } ?? false
                 return layout
             }
             if field(kind, equals: "service") {
@@ -357,8 +362,8 @@ public enum RecordParser {
 
     /// The values of a record's attributes, by their index in the allowed list; fixed storage, no allocation.
     struct AttributeValues {
-        static let capacity = 4
-        private var slots: (Range<Int>?, Range<Int>?, Range<Int>?, Range<Int>?) = (nil, nil, nil, nil)
+        static let capacity = 5
+        private var slots: (Range<Int>?, Range<Int>?, Range<Int>?, Range<Int>?, Range<Int>?) = (nil, nil, nil, nil, nil)
 
         subscript(index: Int) -> Range<Int>? {
             get {
@@ -367,6 +372,7 @@ public enum RecordParser {
                 case 1: slots.1
                 case 2: slots.2
                 case 3: slots.3
+                case 4: slots.4
                 default: preconditionFailure("more attributes than AttributeValues.capacity")
                 }
             }
@@ -376,6 +382,7 @@ public enum RecordParser {
                 case 1: slots.1 = newValue
                 case 2: slots.2 = newValue
                 case 3: slots.3 = newValue
+                case 4: slots.4 = newValue
                 default: preconditionFailure("more attributes than AttributeValues.capacity")
                 }
             }

@@ -25,6 +25,14 @@ final class DeferredRouteHandler: RouteHandler {
     }
 }
 
+final class AgainRouteHandler: RouteHandler {
+    init() {}
+    func handle(_ parameters: RouteParameters) -> Bool {
+        hiveEvents.add("again-route.handled \(parameters["id"] ?? "?")")
+        return true
+    }
+}
+
 final class DeferredTarget: MediatorTarget {
     enum Action: String { case ping }
     init() {}
@@ -32,6 +40,9 @@ final class DeferredTarget: MediatorTarget {
 }
 
 final class DeferredLaunchModule: HiveRecordingModule, @unchecked Sendable { override class var tag: String { "deferred-launch" } }
+final class OnDemandFirst: HiveRecordingModule, @unchecked Sendable { override class var tag: String { "ondemand-first" } }
+final class OnDemandSecond: HiveRecordingModule, @unchecked Sendable { override class var tag: String { "ondemand-second" } }
+final class OnDemandLaunchModule: HiveRecordingModule, @unchecked Sendable { override class var tag: String { "ondemand-launch" } }
 
 /// In a plugin loaded after start: its setUp, which runs in a delivery, asks for a deferred service.
 final class DeferredAskingModule: Module, @unchecked Sendable {
@@ -208,6 +219,79 @@ struct DeferredPluginFolder {
         try await HiveHost(hive: hive).start()
         #expect(hiveEvents.entries(withPrefix: "deferred-launch.") == ["setUp", "init", "splash"])
         #expect(!folder.isLoaded("modules-greeter"))
+    }
+
+    @Test func onDemandModulesCatchUpInOrder() async throws {
+        var folder = try DeferredPluginFolder("on-demand")
+        defer { folder.remove() }
+        try folder.add("ondemand-modules", [
+            "DEFERRED_ON_DEMAND", "DEFERRED_MODULE=BeeHiveIntegrationTests.OnDemandFirst",
+            "DEFERRED_SECOND_MODULE=BeeHiveIntegrationTests.OnDemandSecond",
+            "DEFERRED_TARGET_NAME=odTarget", "DEFERRED_TARGET_TYPE=BeeHiveIntegrationTests.DeferredTarget",
+        ])
+        try folder.add("ondemand-launch", ["DEFERRED_MODULE=BeeHiveIntegrationTests.OnDemandLaunchModule"])
+        let hive = Hive(registry: AnnotationRegistry(source: OwnObjectsSource(folder.files[0], folder.files[1])))
+        #expect(try hive.addPluginDirectory(folder.path, cache: nil).isEmpty)
+        #expect(!folder.isLoaded("ondemand-modules"), "a plugin whose modules are all on-demand waits for first use")
+        #expect(folder.isLoaded("ondemand-launch"), "a plugin with a launch module loads when its folder is added")
+        try await HiveHost(hive: hive).start()
+        #expect(hiveEvents.entries(withPrefix: "ondemand-") == ["launch.setUp", "launch.init", "launch.splash"])
+        #expect(!folder.isLoaded("ondemand-modules"))
+
+        #expect(try hive.mediator.perform(target: "odTarget", action: "ping") as? String == "pong")
+        #expect(folder.isLoaded("ondemand-modules"))
+        // The second module depends on the first and is recorded before it: the catch-up follows the launch
+        // order, phase by phase, as a launch would.
+        #expect(hiveEvents.entries(withPrefix: "ondemand-") == [
+            "launch.setUp", "launch.init", "launch.splash",
+            "first.setUp", "second.setUp", "first.init", "second.init", "first.splash", "second.splash",
+        ])
+        #expect(hive.pluginsLoadedOnFirstUse == [
+            PluginFirstUse(
+                path: folder.file("ondemand-modules"), requested: RecordIdentity(kind: .target, name: "odTarget")),
+        ])
+        #expect(hive.diagnostics.isEmpty, "\(hive.diagnostics)")
+        try hive.unloadPlugin(atPath: folder.file("ondemand-modules"))
+        // Leaving, each module is torn down and unmounted in reverse launch order.
+        #expect(hiveEvents.entries(withPrefix: "ondemand-").suffix(4) == [
+            "second.tearDown", "second.unmount", "first.tearDown", "first.unmount",
+        ])
+    }
+
+    @Test func aPluginUnloadedAfterFirstUseLoadsAgainOnTheNextUse() throws {
+        var folder = try DeferredPluginFolder("again")
+        defer { folder.remove() }
+        try folder.add("again-greeter", DeferredPluginFolder.service("DeferredGreeter", "DeferredGreeterImpl"))
+        try folder.add("again-route", ["DEFERRED_ROUTE_PATTERN=\"/again/:id\"", "DEFERRED_ROUTE_TYPE=BeeHiveIntegrationTests.AgainRouteHandler"])
+        let hive = Hive(registry: AnnotationRegistry(source: OwnObjectsSource(folder.files[0], folder.files[1])))
+        try hive.addPluginDirectory(folder.path, cache: nil)
+        #expect(try hive.services.resolve((any DeferredGreeter).self).greet() == "hello from a deferred plugin")
+        _ = try hive.open("/again/one")
+        #expect(folder.isLoaded("again-greeter") && folder.isLoaded("again-route"))
+
+        try hive.unloadPlugin(atPath: folder.file("again-greeter"))
+        try hive.unloadPlugin(atPath: folder.file("again-route"))
+        #expect(!folder.isLoaded("again-greeter") && !folder.isLoaded("again-route"))
+        // Deferred again: the index answers, and nothing loads until something is used.
+        #expect(hive.services.canCreateService((any DeferredGreeter).self))
+        #expect(hive.router.canRoute("/again/two"))
+        #expect(!folder.isLoaded("again-greeter") && !folder.isLoaded("again-route"))
+
+        #expect(try hive.services.resolve((any DeferredGreeter).self).greet() == "hello from a deferred plugin")
+        #expect(folder.isLoaded("again-greeter"))
+        guard case .handled = try hive.open("/again/two") else {
+            Issue.record("the route of the reloaded plugin did not handle the URL")
+            return
+        }
+        #expect(folder.isLoaded("again-route"))
+        #expect(hiveEvents.entries(withPrefix: "again-route.handled ") == ["one", "two"])
+        let greeter = PluginFirstUse(
+            path: folder.file("again-greeter"), requested: RecordIdentity(kind: .service, name: "BeeHiveIntegrationTests.DeferredGreeter"))
+        let route = PluginFirstUse(path: folder.file("again-route"), requested: RecordIdentity(kind: .route, name: "/again/:id"))
+        #expect(hive.pluginsLoadedOnFirstUse == [greeter, route, greeter, route])
+        #expect(hive.diagnostics.isEmpty, "\(hive.diagnostics)")
+        try hive.unloadPlugin(atPath: folder.file("again-greeter"))
+        try hive.unloadPlugin(atPath: folder.file("again-route"))
     }
 
     @Test func firstUseFromAHookTheHiveRunsIsATypedErrorAndLoadsNothing() async throws {

@@ -134,7 +134,7 @@ struct InspectionToolTests {
         #expect(report.diagnostics.isEmpty)
         let basket = try #require(report.records.first { $0.record.contains("BasketModule") })
         #expect(basket.kind == "module")
-        #expect(basket.fields == ["type": .string("ShopKit.BasketModule"), "level": .string("basic"), "priority": .integer(100), "async": .boolean(true), "depends": .strings([])])
+        #expect(basket.fields == ["type": .string("ShopKit.BasketModule"), "level": .string("basic"), "priority": .integer(100), "async": .boolean(true), "depends": .strings([]), "ondemand": .boolean(false)])
         let payment = try #require(report.records.first { $0.record.contains("PaymentService") })
         #expect(payment.fields == ["protocol": .string("ShopKit.PaymentProtocol"), "type": .string("ShopKit.PaymentService"), "scope": .string("named"), "name": .string("checkout")])
         let cart = try #require(report.records.first { $0.record.contains("/shop/cart") })

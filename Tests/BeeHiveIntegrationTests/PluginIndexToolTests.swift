@@ -72,6 +72,33 @@ struct PluginIndexToolTests {
         #expect(leftovers.count == 1, "\(leftovers)")
     }
 
+    /// Each plugin is listed with when a host loads it: at launch for a launch module, else on first use.
+    @Test func indexTellsWhenEachPluginLoads() throws {
+        let folder = try Self.pluginFolder(count: 1)
+        defer { try? FileManager.default.removeItem(at: folder.root) }
+        for (name, record) in [("libeager.so", "BeeHiveMod(Plugins.Eager)"), ("liblazy.so", "BeeHiveModuleOnDemand(Plugins.Lazy, normal, 0, sync)")] {
+            let source = folder.root.appending(path: "\(name).c")
+            try "#include <beehive.h>\n\(record)\n".write(to: source, atomically: false, encoding: .utf8)
+            let output = try FixtureBuilder.run(
+                SystemTools.require("clang"),
+                ["-shared", "-fPIC", "-nostdlib", "-I", FixtureBuilder.repositoryRoot.appending(path: "CSectionShim/include").path,
+                 "-o", folder.plugins.appending(path: name).path, source.path])
+            try #require(output.status == 0, "\(output.output)")
+        }
+        let beehive = try InspectionToolTests.beehive()
+        let json = try FixtureBuilder.run(beehive, ["index", folder.plugins.path, "--no-cache", "--json"])
+        #expect(json.status == 0, "\(json.output)")
+        let report = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]]
+        let plugins = try #require(report?.first?["plugins"] as? [[String: Any]])
+        let loads = Dictionary(uniqueKeysWithValues: plugins.compactMap { plugin -> (String, String)? in
+            guard let file = plugin["file"] as? String, let loads = plugin["loads"] as? String else { return nil }
+            return ((file as NSString).lastPathComponent, loads)
+        })
+        #expect(loads == ["libeager.so": "launch", "liblazy.so": "first-use", "libplugin0.so": "first-use"])
+        let table = try FixtureBuilder.run(beehive, ["index", folder.plugins.path, "--no-cache"])
+        #expect(table.standardOutput.contains("liblazy.so     read    first-use  beehive:1|module|Plugins.Lazy"), "\(table.standardOutput)")
+    }
+
     @Test func inspectReadsAFolder() throws {
         let folder = try Self.pluginFolder(count: 2)
         defer { try? FileManager.default.removeItem(at: folder.root) }

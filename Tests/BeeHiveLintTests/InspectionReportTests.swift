@@ -56,12 +56,28 @@ import Testing
         let fields = records.compactMap { $0["fields"] as? [String: Any] }
         #expect(fields.count == 2)
         for field in fields {
-            #expect(Set(field.keys) == ["type", "level", "priority", "async", "depends"])
+            #expect(Set(field.keys) == ["type", "level", "priority", "async", "depends", "ondemand"])
         }
         let shop = try #require(fields.first { $0["type"] as? String == "Inspect.Shop" })
         #expect(shop["depends"] as? [String] == ["Inspect.Network", "Inspect.Account"])
         let network = try #require(fields.first { $0["type"] as? String == "Inspect.Network" })
         #expect(network["depends"] as? [String] == [])
+    }
+
+    /// Whether a module is on-demand is written as a boolean, false for a module that does not say.
+    @Test(.timeLimit(.minutes(10)))
+    func onDemandIsWrittenAsABoolean() throws {
+        let path = try GeneratedELF(source: """
+            #include <beehive.h>
+            BeeHiveModuleOnDemand(Inspect.Lazy, normal, 0, sync)
+            BeeHiveMod(Inspect.Eager)
+
+            """).write()
+        defer { unlink(path) }
+        let records = try #require(try json(InspectionReport(files: [path]))["records"])
+        let fields = records.compactMap { $0["fields"] as? [String: Any] }
+        #expect(fields.first { $0["type"] as? String == "Inspect.Lazy" }?["ondemand"] as? Bool == true)
+        #expect(fields.first { $0["type"] as? String == "Inspect.Eager" }?["ondemand"] as? Bool == false)
     }
 
     /// Two records of one file declaring the same module or service name: discovery would report the second,

@@ -16,6 +16,7 @@ import Testing
         ("@BeeHiveModule(priority: basePriority) final class M {}", "'priority' must be an integer literal"),
         ("@BeeHiveModule(priority: 1_000_000_000_000_000_000) final class M {}", "'priority' must fit in 18 decimal digits"),
         ("@BeeHiveModule(async: isAsync) final class M {}", "'async' must be true or false"),
+        ("@BeeHiveModule(onDemand: lazily) final class M {}", "'onDemand' must be true or false"),
         ("@BeeHiveModule(level: Level.early) final class M {}", "'early' is not a valid level"),
         ("@BeeHiveModule(dependencies: NetworkModule.self) final class M {}", "'dependencies' must be an array of module types"),
         ("@BeeHiveModule(dependencies: modules) final class M {}", "'dependencies' must be an array of module types"),

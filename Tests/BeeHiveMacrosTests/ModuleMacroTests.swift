@@ -32,6 +32,50 @@ import Testing
                 """)
     }
 
+    /// `onDemand: true` appends the attribute; without it the record is the one launch modules always had.
+    @Test func onDemandExpandsToTheAttribute() {
+        assertExpansion(
+            """
+            @BeeHiveModule(onDemand: true)
+            final class A {
+            }
+            """,
+            expandedSource: """
+                final class A {
+
+                    /// beehive:1|module|Shop.A|level=normal|priority=0|async=0|ondemand=1
+                    @section("beehive_mods") @used
+                    private static let __macro_local_13beeHiveRecordfMu_: (Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8) = (98, 101, 101, 104, 105, 118, 101, 58, 49, 124, 109, 111, 100, 117, 108, 101, 124, 83, 104, 111, 112, 46, 65, 124, 108, 101, 118, 101, 108, 61, 110, 111, 114, 109, 97, 108, 124, 112, 114, 105, 111, 114, 105, 116, 121, 61, 48, 124, 97, 115, 121, 110, 99, 61, 48, 124, 111, 110, 100, 101, 109, 97, 110, 100, 61, 49, 0)
+
+                    @section(".note.beehive") @used
+                    private static let __macro_local_11beeHiveNotefMu_: (Swift.UInt32, Swift.UInt32, Swift.UInt32, (Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8, Swift.UInt8), Swift.UInt32) = (8, 4, 0x4248_0001, (66, 101, 101, 72, 105, 118, 101, 0), 1)
+
+                    @section("beehive_types") @used
+                    private static let __macro_local_11beeHiveTypefMu_: (Swift.UInt64, @convention(c) (Swift.UnsafeRawPointer, Swift.UnsafeMutableRawPointer) -> Swift.Bool) = (0x727f441073ea2eec, { expected, result in
+                        guard expected == Swift.unsafeBitCast((any BeeHiveModules.Module.Type).self as Any.Type, to: Swift.UnsafeRawPointer.self) else {
+                                return false
+                            }
+                        result.initializeMemory(as: (any BeeHiveModules.Module.Type).self, repeating: `A`.self, count: 1)
+                        return true
+                        })
+                }
+                """)
+    }
+
+    @Test func onDemandWithDependenciesIsParsedBack() throws {
+        let expansion = expandedRecords("@BeeHiveModule(level: .basic, dependencies: [NetworkModule.self], onDemand: true) final class ShopModule {}")
+        #expect(expansion.errors == [])
+        #expect(expansion.records.map(\.text) == [
+            "beehive:1|module|Shop.ShopModule|level=basic|priority=0|async=0|depends=Shop.NetworkModule|ondemand=1",
+        ])
+        #expect(
+            try parsed(try #require(expansion.records.first)).payload
+                == .module(ModuleAnnotation(typeName: "Shop.ShopModule", level: .basic, dependencies: ["Shop.NetworkModule"], isOnDemand: true)))
+        #expect(expandedRecords("@BeeHiveModule(onDemand: false) final class ShopModule {}").records.map(\.text) == [
+            "beehive:1|module|Shop.ShopModule|level=normal|priority=0|async=0",
+        ])
+    }
+
     @Test func topLevelClassIsRecordedWithItsModule() throws {
         let expansion = expandedRecords("@BeeHiveModule final class ShopModule {}")
         #expect(expansion.errors == [])

@@ -22,6 +22,11 @@ import Testing
         #expect(RecordParser.dependsAttribute.description == BEEHIVE_ATTRIBUTE_DEPENDS)
     }
 
+    @Test func macrosAndParserNameTheOnDemandAttributeAsTheHeader() {
+        #expect(SectionRecord.onDemandAttribute == BEEHIVE_ATTRIBUTE_ON_DEMAND)
+        #expect(RecordParser.onDemandAttribute.description == BEEHIVE_ATTRIBUTE_ON_DEMAND)
+    }
+
     @Test func macrosWriteTheNoteOfTheHeader() {
         #expect(SectionRecord.noteName == BEEHIVE_NOTE_NAME)
         #expect(SectionRecord.noteName.utf8.count + 1 == Int(BEEHIVE_NOTE_NAME_SIZE))

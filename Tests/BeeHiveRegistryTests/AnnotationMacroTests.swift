@@ -16,13 +16,15 @@ import Testing
             BeeHiveServiceScoped(App.Protocol, App.Service, named, "main")
             BeeHiveRouteScoped("/user/:id", App.Handler, "app", 2)
             BeeHiveTarget(Main, App.Target)
+            BeeHiveModuleOnDemand(App.Lazy, basic, 1, sync)
+            BeeHiveModuleOnDemandDepends(App.Later, normal, 0, async, "App.Lazy")
 
             """
         let bytes = try TestLibrary.build(source, compiler: compiler, flags: ["-Wall", "-Wextra", "-pedantic", "-Werror"])
         let directory = try TestLibrary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (result, _) = try TestLibrary.readAnnotations(of: bytes, in: directory)
-        #expect(result.records.count == 6 && result.diagnostics.isEmpty, "\(result.diagnostics)")
+        #expect(result.records.count == 8 && result.diagnostics.isEmpty, "\(result.diagnostics)")
     }
 
     /// '|' separates fields: an argument holding one would add fields the macro never checked.
@@ -36,6 +38,8 @@ import Testing
         "BeeHiveModuleDepends(App.Module, basic, 1|2, sync, \"App.Network\")",
         "BeeHiveModuleDepends(App.Module, basic, 0, sync, \"App.Network|async=1\")",
         "BeeHiveRouteScoped(\"/a\", App.Handler, \"app\", 1|2)",
+        "BeeHiveModuleOnDemand(App.Module|depends=App.X, basic, 0, sync)",
+        "BeeHiveModuleOnDemandDepends(App.Module, basic, 0, sync, \"App.Network|ondemand=0\")",
     ])
     func separatorInAnArgumentDoesNotCompile(compiler: String, annotation: String) {
         #expect(throws: ELFImage.Failure.self) {

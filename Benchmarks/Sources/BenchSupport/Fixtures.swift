@@ -40,6 +40,15 @@ public enum Fixtures {
         }
     }
 
+    /// `count` distinct plugins, each with the route `/plugin<index>/:id` and the service record that
+    /// `service(index)` writes (a `BeeHiveService(...)` line).
+    public static func pluginLibraries(count: Int, service: (Int) -> String) -> [String] {
+        (0..<count).map { index in
+            let source = "#include <beehive.h>\n\(service(index))\nBeeHiveRoute(\"/plugin\(index)/:id\", Bench.PluginHandler\(index))\n"
+            return sharedLibrary(named: "plugin-\(index)", source: source)
+        }
+    }
+
     /// Loads the objects with `dlopen`; they stay loaded for the life of the benchmark process.
     public static func load(_ paths: [String]) {
         for path in paths where dlopen(path, RTLD_NOW | RTLD_LOCAL) == nil {
