@@ -14,6 +14,8 @@ final class LaunchBatch: Sendable {
         /// The task running a launch that includes asynchronous modules.
         var task: Task<Void, Never>?
         var isCancelled = false
+        /// The launch task, waiting for the last init.
+        var initsWaiter: CheckedContinuation<Void, Never>?
     }
 
     private let state: Locked<State>
@@ -50,11 +52,27 @@ final class LaunchBatch: Sendable {
         }?.cancel()
     }
 
-    /// Counts one init as finished; true for the last one.
+    /// Counts one init as finished; true for the last one, which also resumes `initsSettled()`.
+    @discardableResult
     func settleOne() -> Bool {
-        state.withLock { state in
+        let (isLast, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
             state.unsettled -= 1
-            return state.unsettled == 0
+            guard state.unsettled == 0 else { return (false, nil) }
+            defer { state.initsWaiter = nil }
+            return (true, state.initsWaiter)
+        }
+        waiter?.resume()
+        return isLast
+    }
+
+    /// Returns once every init is finished or given up.
+    func initsSettled() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let settled = state.withLock { state in
+                if state.unsettled > 0 { state.initsWaiter = continuation }
+                return state.unsettled == 0
+            }
+            if settled { continuation.resume() }
         }
     }
 }

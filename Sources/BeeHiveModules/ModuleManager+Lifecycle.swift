@@ -35,6 +35,12 @@ extension ModuleManager {
     /// - Throws: `.notStarted`; under `.failFast`, the first failure of any launch.
     public func waitForLaunch() async throws(ModuleError) {
         guard isStarted else { throw .notStarted }
+        await launchesEnded()
+        if let failure = state.withLock({ $0.launchFailure }) { throw failure }
+    }
+
+    /// Returns once no launch is under way.
+    func launchesEnded() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = state.withLock { state in
                 if state.outstandingLaunches == 0 { return true }
@@ -43,7 +49,6 @@ extension ModuleManager {
             }
             if done { continuation.resume() }
         }
-        if let failure = state.withLock({ $0.launchFailure }) { throw failure }
     }
 
     /// Tears every module down in reverse order, with their synchronous tearDown. A launch still running
