@@ -45,7 +45,8 @@ extension ModuleManager {
     }
 
     private func startWorker(of phase: OrderedPhase, generation: Int, at index: Int, overran: HookCall?) {
-        phase.attach(Task { await self.work(on: phase, generation: generation, at: index, overran: overran) }, generation: generation)
+        let worker = Task { await self.work(on: phase, generation: generation, at: index, overran: overran) }
+        phase.attach(worker, generation: generation)
     }
 
     /// A worker: ends the hook its predecessor left behind, if any, then runs the phase's hook of each module
@@ -55,13 +56,14 @@ extension ModuleManager {
         var index = index
         if let overran {
             let error = HookTimeLimitExceeded(limit: overran.limit ?? .zero)
-            if await endOrderedHook(overran, error: error, in: phase) {
+            if await endOrderedHook(overran, error: error, in: phase) || phase.isCancelled {
                 phase.finish(generation: generation)
                 return
             }
             index += 1
         }
-        while index < entries.count && !Task.isCancelled && !phase.isCancelled {
+        // Cancelling the phase cancels its worker: the task's flag is the phase's, with no lock to take.
+        while index < entries.count && !Task.isCancelled {
             let entry = entries[index]
             if entry.claim(at: phase.from) {
                 let call = beginHook(.lifecycle(phase.event), on: entry, in: phase.batch.span)
@@ -109,8 +111,9 @@ extension ModuleManager {
             settleInit(entry, in: batch, failed: true)
             return
         }
-        let dependencies = state.withLock { state in
-            entry.descriptor.dependencies.compactMap { state.entriesByName[$0] }.filter { $0 !== entry }
+        let declared = entry.descriptor.dependencies
+        let dependencies = declared.isEmpty ? [] : state.withLock { state in
+            declared.compactMap { state.entriesByName[$0] }.filter { $0 !== entry }
         }
         let outcomes = dependencies.map(\.initOutcome)
         if !outcomes.contains(nil) {

@@ -7,13 +7,16 @@ import Dispatch
 /// A hook is known by its module's index in the launch. Whoever ends a hook first owns its end: the hook
 /// returning (`end(_:_:)` says true) or the timer, which cancels the hook's task and hands its call to the
 /// overrun handler. A task and a timer per hook would cost more than the lifecycle's budget per module; here a
-/// hook costs two short critical sections, and the timer is armed only for the earliest deadline.
+/// hook costs two short critical sections, and the timer is armed only for the earliest deadline. The timer
+/// reads `calls` only for the deadlines that passed, so ending a hook clears its deadline and leaves the call.
 final class RunningHooks: Sendable {
     typealias OverrunHandler = @Sendable (_ index: Int, HookCall) -> Void
     private typealias Overrun = (index: Int, call: HookCall, task: Task<Void, Never>?)
 
     private struct State {
         var calls: [HookCall?]
+        /// The deadline of each hook being watched (MonotonicClock nanoseconds), 0 for none.
+        var deadlines: [UInt64]
         var tasks: [Task<Void, Never>?]
         var timer: (any DispatchSourceTimer)?
         /// The deadline the timer is armed for (MonotonicClock nanoseconds).
@@ -27,7 +30,10 @@ final class RunningHooks: Sendable {
     private static let timers = DispatchQueue(label: "beehive.modules.time-limit")
 
     init(count: Int) {
-        state = Locked(State(calls: Array(repeating: nil, count: count), tasks: Array(repeating: nil, count: count)))
+        state = Locked(
+            State(
+                calls: Array(repeating: nil, count: count), deadlines: Array(repeating: 0, count: count),
+                tasks: Array(repeating: nil, count: count)))
     }
 
     /// What to do with a hook that overran (it was cancelled already): report it and go on without it.
@@ -47,6 +53,7 @@ final class RunningHooks: Sendable {
         guard let deadline = call.watchedDeadline else { return }
         state.withLock { state in
             state.calls[index] = call
+            state.deadlines[index] = deadline
             if deadline < state.armedFor { arm(&state, for: deadline) }
         }
     }
@@ -56,8 +63,8 @@ final class RunningHooks: Sendable {
     func end(_ index: Int, _ call: HookCall) -> Bool {
         guard call.watchedDeadline != nil else { return true }
         return state.withLock { state in
-            guard state.calls[index] != nil else { return false }
-            state.calls[index] = nil
+            guard state.deadlines[index] != 0 else { return false }
+            state.deadlines[index] = 0
             return true
         }
     }
@@ -114,10 +121,11 @@ final class RunningHooks: Sendable {
         let (overrun, handler) = state.withLock { state -> ([Overrun], OverrunHandler?) in
             var overrun: [Overrun] = []
             var next = UInt64.max
-            for index in state.calls.indices {
-                guard let call = state.calls[index], let deadline = call.watchedDeadline else { continue }
-                if deadline <= now {
-                    state.calls[index] = nil
+            for index in state.deadlines.indices {
+                let deadline = state.deadlines[index]
+                guard deadline != 0 else { continue }
+                if deadline <= now, let call = state.calls[index] {
+                    state.deadlines[index] = 0
                     overrun.append((index, call, state.tasks[index]))
                 } else {
                     next = min(next, deadline)

@@ -7,15 +7,16 @@ import BeeHive
 /// only bumps a counter. The reference is a naive dispatcher: a loop over an array of closures, each holding its counter.
 let benchmarks: @Sendable () -> Void = {
     // Issue 16: 200 modules whose async init awaits 10 ms launch together (start to the last splash), and
-    // the same launch with inits that return at once, whose time per module is the lifecycle's own cost.
-    for (series, sleep) in [("async-init-sleeps-10ms", Duration.milliseconds(10)), ("async-init-returns", .zero)] {
+    // 200 asynchronous modules whose hooks return at once, whose time per module is the lifecycle's own cost
+    // (setUp, init and splash, each under the default 30 s time limit).
+    for (series, sleeps) in [("async-init-sleeps-10ms", true), ("async-init-returns", false)] {
         Benchmark(
             "Launch.\(series)@200",
             configuration: Tolerances.configuration(maxDuration: .seconds(2), allocationsGrowWithInput: true)
         ) { benchmark in
             // One launch per run; registering the modules is not timed.
-            let manager = ModuleManager(config: ConfigStore([initSleepKey.name: sleep]))
-            for index in 0..<200 { try manager.register(makeAsyncModule(index)) }
+            let manager = ModuleManager(config: ConfigStore([initSleepKey.name: Duration.milliseconds(10)]))
+            for index in 0..<200 { try manager.register(makeAsyncModule(index, sleeps: sleeps)) }
             benchmark.startMeasurement()
             try manager.start()
             try await manager.waitForLaunch()
