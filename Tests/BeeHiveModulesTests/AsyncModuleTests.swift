@@ -161,7 +161,7 @@ private func failures(_ manager: ModuleManager) -> [HookFailure] {
         try manager.register(AlphaModule.self)
         try manager.start()
         try await manager.waitForLaunch()
-        #expect(probe.isRaised("overrun cancelled"))
+        #expect(await eventually { probe.isRaised("overrun cancelled") })
         let failure = try #require(failures(manager).first)
         #expect(failure.module == "BeeHiveModulesTests.OverrunningAsyncModule")
         #expect(failure.event == .initialize)
@@ -234,7 +234,7 @@ private func failures(_ manager: ModuleManager) -> [HookFailure] {
         try manager.register(SleepsUntilCancelledModule.self)
         try manager.start()
         try await manager.waitForLaunch()
-        #expect(probe.isRaised("init cancelled"))
+        #expect(await eventually { probe.isRaised("init cancelled") })
         #expect(failures(manager).first?.error as? HookTimeLimitExceeded == HookTimeLimitExceeded(limit: .seconds(10)))
     }
 }
