@@ -1,5 +1,6 @@
 import BeeHiveLocks
 import BeeHiveObservation
+import Synchronization
 
 /// Modules launched together (all of them at `start()`, or those registered together later): splash comes
 /// once every one of them has finished init.
@@ -19,6 +20,8 @@ final class LaunchBatch: Sendable {
     }
 
     private let state: Locked<State>
+    /// Whether `failure` is set, read without the lock: every init of a launch checks it.
+    private let hasFailed = Atomic<Bool>(false)
 
     init(_ entries: [ModuleEntry]) {
         self.entries = entries
@@ -26,12 +29,16 @@ final class LaunchBatch: Sendable {
         state = Locked(State(unsettled: entries.count))
     }
 
-    var failure: ModuleError? { state.withLock { $0.failure } }
+    var failure: ModuleError? {
+        guard hasFailed.load(ordering: .acquiring) else { return nil }
+        return state.withLock { $0.failure }
+    }
 
     func recordFailure(_ failure: ModuleError) {
         state.withLock { state in
             if state.failure == nil { state.failure = failure }
         }
+        hasFailed.store(true, ordering: .releasing)
     }
 
     var task: Task<Void, Never>? { state.withLock { $0.task } }
