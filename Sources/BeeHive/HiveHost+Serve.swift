@@ -20,8 +20,9 @@ extension HiveHost {
 
     /// Runs the modules for the life of a server: serves SIGHUP, SIGUSR1 and SIGUSR2 as module events (armed
     /// before the modules start), starts them, and runs until `waitForShutdown` returns (a graceful shutdown) or throws (the caller was
-    /// cancelled), or a module whose failure behaviour is `.stopsApp` fails. Then it sends `willTerminate` and
-    /// tears the modules down in reverse order, awaiting the asynchronous hooks of `AsyncModule`s.
+    /// cancelled), or a module whose failure behaviour is `.stopsApp` fails. Then it cancels a launch still
+    /// under way, sends `willTerminate` to the modules that were set up and tears them down in reverse order,
+    /// awaiting the asynchronous hooks of `AsyncModule`s.
     ///
     /// `BeeHiveServiceLifecycle`'s `HiveService` runs it in a swift-service-lifecycle `ServiceGroup`:
     ///
@@ -32,6 +33,8 @@ extension HiveHost {
     ///   service group), or when the shutdown fails; the error of `waitForShutdown` otherwise.
     public func serve(untilShutdown waitForShutdown: @escaping @Sendable () async throws -> Void) async throws {
         enum Ending: Sendable {
+            case launched
+            case launchFailed(any Error)
             case shutdown
             case shutdownWaitFailed(any Error)
             case moduleFailed(HookFailure)
@@ -42,14 +45,18 @@ extension HiveHost {
         let signals = ProcessEventSource(manager: modules, signals: [.hangUp, .user1, .user2], logger: logger)
         signals.start()
         defer { signals.cancel() }
-        do {
-            try await start()
-        } catch {
-            try? await modules.terminate()
-            throw error
-        }
         var shutdownError: ModuleError?
+        // The launch runs beside the wait for a shutdown, so that a graceful shutdown during a long async init
+        // cancels it rather than waiting for it.
         let ending = await withTaskGroup(of: Ending.self) { group in
+            group.addTask {
+                do {
+                    try await self.start()
+                    return .launched
+                } catch {
+                    return .launchFailed(error)
+                }
+            }
             group.addTask {
                 do {
                     try await waitForShutdown()
@@ -59,9 +66,11 @@ extension HiveHost {
                 }
             }
             group.addTask { await modules.failureStoppingApp().map(Ending.moduleFailed) ?? .modulesStopped }
-            let first = await group.next() ?? .modulesStopped
+            var first = await group.next() ?? .modulesStopped
+            if case .launched = first { first = await group.next() ?? .modulesStopped }
             logger.info("stopping modules", metadata: ["reason": "\(first)"])
-            // Stopping the modules ends the wait for a failure; cancelling ends the wait for the shutdown.
+            // Stopping the modules cancels a launch under way and ends the wait for a failure; cancelling ends
+            // the wait for the shutdown.
             do throws(ModuleError) {
                 try await modules.terminate()
             } catch {
@@ -71,9 +80,10 @@ extension HiveHost {
             return first
         }
         switch ending {
+        case .launchFailed(let error): throw error
         case .moduleFailed(let failure): throw HiveError.modules(.hookFailed(failure))
         case .shutdownWaitFailed(let error): throw error
-        case .shutdown, .modulesStopped: break
+        case .launched, .shutdown, .modulesStopped: break
         }
         if let shutdownError { throw HiveError.modules(shutdownError) }
     }

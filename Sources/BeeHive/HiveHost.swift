@@ -105,10 +105,16 @@ public final class HiveHost: Sendable {
     /// Arms the signals, starts, runs `whenStarted` (print a ready line there: the signals are armed by
     /// then), then runs until SIGTERM or SIGINT, which give `willTerminate` and tearDown; returns after them.
     ///
-    /// A SIGTERM or SIGINT that arrives while the modules launch is acted on once the launch is over, so no
-    /// module gets `willTerminate` while its setUp runs, and every module that was set up is torn down. When
-    /// `start()` or `whenStarted` fails, the modules already set up are torn down before the error is thrown.
+    /// A SIGTERM or SIGINT that arrives while the modules launch cancels the launch (an async init under way
+    /// is cancelled; a synchronous hook is waited for, so no module gets `willTerminate` while its setUp
+    /// runs), then every module that was set up gets `willTerminate` and is torn down, in reverse order.
+    /// When `start()` or `whenStarted` fails, the modules already set up are torn down before the error is
+    /// thrown.
     public func runUntilTerminated(whenStarted: @Sendable () async throws -> Void = {}) async throws {
+        enum Step: Sendable {
+            case started((any Error)?)
+            case signal(ProcessSignal?)
+        }
         let termination = TerminationSignals()
         let events = ProcessEventSource(manager: hive.modules, signals: [.hangUp, .user1, .user2], logger: logger)
         events.start()
@@ -116,20 +122,56 @@ public final class HiveHost: Sendable {
             events.cancel()
             termination.cancel()
         }
+        let outcome = await withTaskGroup(of: Step.self) { group -> Result<Void, any Error> in
+            group.addTask {
+                do {
+                    try await self.start()
+                    return .started(nil)
+                } catch {
+                    return .started(error)
+                }
+            }
+            group.addTask {
+                var signals = termination.received.makeAsyncIterator()
+                return .signal(await signals.next())
+            }
+            switch await group.next() {
+            case .signal(let signal):
+                logger.info("terminating during the launch", metadata: ["signal": "\(signal.map(\.description) ?? "none")"])
+                let stopped = await shutdownResult(after: signal)
+                // The launch ends once cancelled; one that had not reached the modules yet is stopped after it.
+                _ = await group.next()
+                guard case .success = stopped else { return stopped }
+                return await shutdownResult(after: signal)
+            case .started(let error?):
+                group.cancelAll()
+                try? await shutdown()
+                return .failure(error)
+            case .started(nil), nil:
+                break
+            }
+            do {
+                try await whenStarted()
+            } catch {
+                group.cancelAll()
+                try? await shutdown()
+                return .failure(error)
+            }
+            var signal: ProcessSignal?
+            if case .signal(let received) = await group.next() { signal = received }
+            logger.info("terminating", metadata: ["signal": "\(signal.map(\.description) ?? "none")"])
+            return await shutdownResult(after: signal)
+        }
+        try outcome.get()
+    }
+
+    private func shutdownResult(after signal: ProcessSignal?) async -> Result<Void, any Error> {
         do {
-            try await start()
-            try await whenStarted()
+            try await shutdown(after: signal)
+            return .success(())
         } catch {
-            try? await shutdown()
-            throw error
+            return .failure(error)
         }
-        var signal: ProcessSignal?
-        for await received in termination.received {
-            signal = received
-            break
-        }
-        logger.info("terminating", metadata: ["signal": "\(signal.map(\.description) ?? "none")"])
-        try await shutdown(after: signal)
     }
 
     /// Starts, serves SIGHUP, SIGUSR1 and SIGUSR2 as module events until `waitForShutdown` returns or

@@ -1,5 +1,6 @@
 import BeeHiveLocks
 import BeeHiveObservation
+import Synchronization
 
 /// Modules launched together (all of them at `start()`, or those registered together later): splash comes
 /// once every one of them has finished init.
@@ -14,9 +15,13 @@ final class LaunchBatch: Sendable {
         /// The task running a launch that includes asynchronous modules.
         var task: Task<Void, Never>?
         var isCancelled = false
+        /// The launch task, waiting for the last init.
+        var initsWaiter: CheckedContinuation<Void, Never>?
     }
 
     private let state: Locked<State>
+    /// Whether `failure` is set, read without the lock: every init of a launch checks it.
+    private let hasFailed = Atomic<Bool>(false)
 
     init(_ entries: [ModuleEntry]) {
         self.entries = entries
@@ -24,12 +29,16 @@ final class LaunchBatch: Sendable {
         state = Locked(State(unsettled: entries.count))
     }
 
-    var failure: ModuleError? { state.withLock { $0.failure } }
+    var failure: ModuleError? {
+        guard hasFailed.load(ordering: .acquiring) else { return nil }
+        return state.withLock { $0.failure }
+    }
 
     func recordFailure(_ failure: ModuleError) {
         state.withLock { state in
             if state.failure == nil { state.failure = failure }
         }
+        hasFailed.store(true, ordering: .releasing)
     }
 
     var task: Task<Void, Never>? { state.withLock { $0.task } }
@@ -50,11 +59,27 @@ final class LaunchBatch: Sendable {
         }?.cancel()
     }
 
-    /// Counts one init as finished; true for the last one.
+    /// Counts one init as finished; true for the last one, which also resumes `initsSettled()`.
+    @discardableResult
     func settleOne() -> Bool {
-        state.withLock { state in
+        let (isLast, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
             state.unsettled -= 1
-            return state.unsettled == 0
+            guard state.unsettled == 0 else { return (false, nil) }
+            defer { state.initsWaiter = nil }
+            return (true, state.initsWaiter)
+        }
+        waiter?.resume()
+        return isLast
+    }
+
+    /// Returns once every init is finished or given up.
+    func initsSettled() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let settled = state.withLock { state in
+                if state.unsettled > 0 { state.initsWaiter = continuation }
+                return state.unsettled == 0
+            }
+            if settled { continuation.resume() }
         }
     }
 }

@@ -35,6 +35,12 @@ extension ModuleManager {
     /// - Throws: `.notStarted`; under `.failFast`, the first failure of any launch.
     public func waitForLaunch() async throws(ModuleError) {
         guard isStarted else { throw .notStarted }
+        await launchesEnded()
+        if let failure = state.withLock({ $0.launchFailure }) { throw failure }
+    }
+
+    /// Returns once no launch is under way.
+    func launchesEnded() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = state.withLock { state in
                 if state.outstandingLaunches == 0 { return true }
@@ -43,7 +49,6 @@ extension ModuleManager {
             }
             if done { continuation.resume() }
         }
-        if let failure = state.withLock({ $0.launchFailure }) { throw failure }
     }
 
     /// Tears every module down in reverse order, with their synchronous tearDown. A launch still running
@@ -128,28 +133,32 @@ extension ModuleManager {
                 throw .hookFailed(failure)
             }
         }
-        for entry in entries { scheduleInit(entry, in: batch) }
-        if let failure = batch.failure { throw failure }
+        // Only a synchronous init that failed here is thrown: an init on the queue may fail meanwhile, and
+        // `waitForLaunch()` throws that one.
+        var failure: HookFailure?
+        for entry in entries {
+            if let stopping = scheduleInit(entry, in: batch), failure == nil { failure = stopping }
+        }
+        if let failure { throw .hookFailed(failure) }
     }
 
-    /// Runs a synchronous init now when its dependencies are done; otherwise queues the init to run once
-    /// they are.
-    private func scheduleInit(_ entry: ModuleEntry, in batch: LaunchBatch) {
+    /// Runs a synchronous init now when its dependencies are done, returning its failure if it stops the
+    /// launch; otherwise queues the init to run once they are.
+    private func scheduleInit(_ entry: ModuleEntry, in batch: LaunchBatch) -> HookFailure? {
         if batch.failure != nil {
             skipInit(entry, in: batch)
-            return
+            return nil
         }
         let dependencies = state.withLock { state in
             entry.descriptor.dependencies.compactMap { state.entriesByName[$0] }.filter { $0 !== entry }
         }
         let outcomes = dependencies.map(\.initOutcome)
         if !entry.descriptor.isAsync && !outcomes.contains(nil) {
-            runInit(entry, in: batch, dependencyFailed: outcomes.contains(true))
-            return
+            return runInit(entry, in: batch, dependencyFailed: outcomes.contains(true))
         }
         if dependencies.isEmpty {
             asyncQueue.async { self.runInit(entry, in: batch, dependencyFailed: false) }
-            return
+            return nil
         }
         let countdown = DependencyCountdown(dependencies.count)
         for dependency in dependencies {
@@ -158,22 +167,30 @@ extension ModuleManager {
                 self.asyncQueue.async { self.runInit(entry, in: batch, dependencyFailed: anyFailed) }
             }
         }
+        return nil
     }
 
-    /// Runs one module's init, then lets its dependents and its batch go on.
-    private func runInit(_ entry: ModuleEntry, in batch: LaunchBatch, dependencyFailed: Bool) {
+    /// Runs one module's init, then lets its dependents and its batch go on; returns its failure if it
+    /// stops the launch.
+    @discardableResult
+    private func runInit(_ entry: ModuleEntry, in batch: LaunchBatch, dependencyFailed: Bool) -> HookFailure? {
         if batch.failure != nil || (dependencyFailed && failurePolicy == .failFast) {
             skipInit(entry, in: batch)
-            return
+            return nil
         }
         var failure: HookFailure?
         if entry.claim(at: .setUp) {
             failure = invoke(.initialize, on: entry, in: batch.span)
             if let retirement = entry.release(at: .initialized) { _ = performRetirement(entry, retirement) }
         }
-        if let failure, failureStops(failure, of: entry) { batch.recordFailure(.hookFailed(failure)) }
+        var stopping: HookFailure?
+        if let failure, failureStops(failure, of: entry) {
+            batch.recordFailure(.hookFailed(failure))
+            stopping = failure
+        }
         for waiter in entry.settleInit(failed: failure != nil) { waiter(failure != nil) }
         if batch.settleOne() { splash(batch) }
+        return stopping
     }
 
     /// Gives up a module's init: under `.failFast` after a failure, nothing more of the launch runs.

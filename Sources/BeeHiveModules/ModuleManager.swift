@@ -2,6 +2,7 @@ import BeeHiveLocks
 import BeeHiveRegistry
 import Dispatch
 import Logging
+import Synchronization
 
 /// Registers modules from code, configuration files and annotations, puts them in one order, drives their
 /// lifecycle and delivers events to them (BeeHive's `BHModuleManager`).
@@ -75,6 +76,9 @@ public final class ModuleManager: Sendable {
     /// What `apply(_:)` registered from records; the hub keeps its own.
     let ledger = RecordLedger<ModuleManager>()
     let asyncQueue = DispatchQueue(label: "beehive.modules.async-init", attributes: .concurrent)
+    /// `State.environment` again, as its index in `ModuleEnvironment.allCases`: every hook's context reads it,
+    /// and the inits of a launch would otherwise contend for the manager's lock.
+    private let environmentIndex: Atomic<UInt8>
 
     public init(
         configuration: Configuration = Configuration(),
@@ -104,12 +108,22 @@ public final class ModuleManager: Sendable {
             }
         }
         state = Locked(State(environment: environment))
+        environmentIndex = Atomic(Self.index(of: environment))
     }
 
     /// The environment hooks see; set it in code to override `BEEHIVE_ENV`.
     public var environment: ModuleEnvironment {
-        get { state.withLock { $0.environment } }
-        set { state.withLock { $0.environment = newValue } }
+        get { ModuleEnvironment.allCases[Int(environmentIndex.load(ordering: .relaxed))] }
+        set {
+            state.withLock { state in
+                state.environment = newValue
+                environmentIndex.store(Self.index(of: newValue), ordering: .relaxed)
+            }
+        }
+    }
+
+    private static func index(of environment: ModuleEnvironment) -> UInt8 {
+        UInt8(ModuleEnvironment.allCases.firstIndex(of: environment) ?? 0)
     }
 
     /// The diagnostics so far, in the order reported: the newest `Configuration.diagnosticLimit` (all are

@@ -140,11 +140,30 @@ final class SleepsUntilCancelledModule: AsyncRecording {
     }
 }
 
+/// Sleeps in setUp until cancelled; records the setUp once cancelled, as a module that was set up.
+final class SetUpUntilCancelledModule: AsyncRecording {
+    func setUp(_ context: ModuleContext) async throws {
+        probe(context).sleeperEntered.open()
+        try? await Task.sleep(for: .seconds(600))
+        record(context)
+    }
+}
+
 /// Ignores cancellation in init: waits for the test's release, at most 600 s.
 final class IgnoresCancellationModule: AsyncRecording {
     static var hookTimeLimit: Duration? { .seconds(10) }
 
     func initialize(_ context: ModuleContext) async throws {
+        _ = await probe(context).release.wait()
+        record(context)
+    }
+}
+
+/// Ignores cancellation in setUp: waits for the test's release, at most 600 s.
+final class OverrunningSetUpModule: AsyncRecording {
+    static var hookTimeLimit: Duration? { .seconds(10) }
+
+    func setUp(_ context: ModuleContext) async throws {
         _ = await probe(context).release.wait()
         record(context)
     }

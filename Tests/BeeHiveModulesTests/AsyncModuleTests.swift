@@ -89,6 +89,36 @@ private func failures(_ manager: ModuleManager) -> [HookFailure] {
         try await manager.waitForLaunch()
     }
 
+    @Test func terminateDuringLaunchCancelsItThenSendsWillTerminateToTheModulesSetUp() async throws {
+        let probe = AsyncProbe()
+        let (manager, recorder) = makeManager(extra: [AsyncProbe.key.name: probe])
+        try manager.register(AlphaModule.self, level: .basic)
+        try manager.register(SleepsUntilCancelledModule.self)
+        try manager.start()
+        #expect(await probe.sleeperEntered.wait())
+        try await manager.terminate(customParameter: "SIGTERM")
+        #expect(probe.isRaised("init cancelled"))
+        #expect(recorder.modules(receiving: .splash).isEmpty)
+        #expect(recorder.modules(receiving: .willTerminate) == ["AlphaModule", "SleepsUntilCancelledModule"])
+        #expect(recorder.modules(receiving: .tearDown) == ["SleepsUntilCancelledModule", "AlphaModule"])
+        #expect(manager.isStopped)
+    }
+
+    /// A module whose setUp never ran (the launch was cancelled before it) gets neither willTerminate nor
+    /// tearDown.
+    @Test func terminateDuringSetUpSkipsTheModulesNotSetUp() async throws {
+        let probe = AsyncProbe()
+        let (manager, recorder) = makeManager(extra: [AsyncProbe.key.name: probe])
+        try manager.register(SetUpUntilCancelledModule.self, level: .basic)
+        try manager.register(AlphaModule.self)
+        try manager.start()
+        #expect(await probe.sleeperEntered.wait())
+        try await manager.terminate()
+        #expect(recorder.modules(receiving: .setUp) == ["SetUpUntilCancelledModule"])
+        #expect(recorder.modules(receiving: .willTerminate) == ["SetUpUntilCancelledModule"])
+        #expect(recorder.modules(receiving: .tearDown) == ["SetUpUntilCancelledModule"])
+    }
+
     @Test func failingAsyncInitIsThrownByWaitForLaunchUnderFailFast() async throws {
         let (manager, recorder) = makeManager(failurePolicy: .failFast)
         try manager.register(AlphaModule.self)
@@ -142,7 +172,7 @@ private func failures(_ manager: ModuleManager) -> [HookFailure] {
         try manager.register(AlphaModule.self)
         try manager.start()
         try await manager.waitForLaunch()
-        #expect(probe.isRaised("overrun cancelled"))
+        #expect(await eventually { probe.isRaised("overrun cancelled") })
         let failure = try #require(failures(manager).first)
         #expect(failure.module == "BeeHiveModulesTests.OverrunningAsyncModule")
         #expect(failure.event == .initialize)
@@ -162,6 +192,23 @@ private func failures(_ manager: ModuleManager) -> [HookFailure] {
         #expect(!probe.release.isOpen)
         #expect(failures(manager).map(\.module) == ["BeeHiveModulesTests.IgnoresCancellationModule"])
         #expect(recorder.modules(receiving: .splash) == ["AlphaModule", "IgnoresCancellationModule"])
+        probe.release.open()
+    }
+
+    /// setUps run one at a time: the one that overruns is left behind and the next module is set up.
+    @Test func anAsyncSetUpThatOverrunsIsLeftBehindAndTheNextModuleIsSetUp() async throws {
+        let probe = AsyncProbe()
+        let (manager, recorder) = makeManager(extra: [AsyncProbe.key.name: probe])
+        try manager.register(OverrunningSetUpModule.self, level: .basic)
+        try manager.register(AlphaModule.self)
+        try manager.start()
+        try await manager.waitForLaunch()
+        #expect(!probe.release.isOpen)
+        let failure = try #require(failures(manager).first)
+        #expect(failure.module == "BeeHiveModulesTests.OverrunningSetUpModule" && failure.event == .setUp)
+        #expect(failure.error as? HookTimeLimitExceeded == HookTimeLimitExceeded(limit: .seconds(10)))
+        #expect(recorder.modules(receiving: .setUp) == ["AlphaModule"])
+        #expect(recorder.modules(receiving: .splash) == ["OverrunningSetUpModule", "AlphaModule"])
         probe.release.open()
     }
 
@@ -198,7 +245,7 @@ private func failures(_ manager: ModuleManager) -> [HookFailure] {
         try manager.register(SleepsUntilCancelledModule.self)
         try manager.start()
         try await manager.waitForLaunch()
-        #expect(probe.isRaised("init cancelled"))
+        #expect(await eventually { probe.isRaised("init cancelled") })
         #expect(failures(manager).first?.error as? HookTimeLimitExceeded == HookTimeLimitExceeded(limit: .seconds(10)))
     }
 }

@@ -25,12 +25,13 @@ import Tracing
         try hive.modules.register(Network.self)
         try hive.modules.start()
         try await hive.modules.waitForLaunch()
-        try await hive.modules.shutdown()
+        try await hive.modules.terminate()
 
         // Other suites of the same process may report too once the observer is in place: the spans are told
         // apart by this target's module names, the counts are lower bounds on what this test did.
         let spans = tracer.finishedSpans
         var launchIDs: Set<String> = []
+        var shutdownIDs: Set<String> = []
         for module in [Storage.moduleName, Network.moduleName] {
             for hook in ["setUp", "init", "splash"] {
                 let span = try #require(spans.first { $0.operationName == "\(module) \(hook)" })
@@ -40,12 +41,22 @@ import Tracing
                 let timer = try metrics.expectTimer("beehive.hook.duration", [("module", module), ("hook", hook)])
                 #expect(timer.values.count == 1)
             }
-            #expect(spans.filter { $0.operationName == "\(module) tearDown" }.count == 1)
+            for hook in ["willTerminate", "tearDown"] {
+                let span = try #require(spans.first { $0.operationName == "\(module) \(hook)" })
+                #expect(spans.filter { $0.operationName == "\(module) \(hook)" }.count == 1)
+                shutdownIDs.insert(try #require(span.parentSpanID))
+            }
         }
         #expect(launchIDs.count == 1)
         let launch = try #require(spans.first { $0.spanID == launchIDs.first })
         #expect(launch.operationName == "BeeHive launch")
         #expect(launch.parentSpanID == nil)
+        // willTerminate and tearDown are the children of one shutdown span, as the launch's hooks are of it.
+        #expect(shutdownIDs.count == 1)
+        let shutdown = try #require(spans.first { $0.spanID == shutdownIDs.first })
+        #expect(shutdown.operationName == "BeeHive shutdown")
+        #expect(shutdown.parentSpanID == nil)
+        #expect(shutdown.status == nil)
         let failed = try #require(spans.first { $0.operationName == "\(Network.moduleName) splash" })
         #expect(failed.status?.code == .error)
         #expect(failed.errors.count == 1)

@@ -64,6 +64,42 @@ final class ServedHangUpModule: Module {
     func tearDown(_ context: ModuleContext) throws { servedLog.add("hangUp.tearDown") }
 }
 
+/// Set up first; its synchronous init is done by the time the slow one starts.
+final class ServedFirstModule: Module {
+    func setUp(_ context: ModuleContext) throws { servedLog.add("first.setUp") }
+    func initialize(_ context: ModuleContext) throws { servedLog.add("first.init") }
+    func splash(_ context: ModuleContext) throws { servedLog.add("first.splash") }
+    func willTerminate(_ context: ModuleContext) throws { servedLog.add("first.willTerminate") }
+    func tearDown(_ context: ModuleContext) throws { servedLog.add("first.tearDown") }
+}
+
+/// An async init that would take an hour unless cancelled.
+final class ServedSlowInitModule: AsyncModule {
+    static var dependencies: [ModuleDependency] { [.module(ServedFirstModule.self)] }
+    func setUp(_ context: ModuleContext) async throws { servedLog.add("slow.setUp") }
+
+    func initialize(_ context: ModuleContext) async throws {
+        servedLog.add("slow.init started")
+        do {
+            try await Task.sleep(for: .seconds(3600))
+        } catch {
+            servedLog.add("slow.init cancelled")
+            throw error
+        }
+    }
+
+    func splash(_ context: ModuleContext) async throws { servedLog.add("slow.splash") }
+    func willTerminate(_ context: ModuleContext) async throws { servedLog.add("slow.willTerminate") }
+    func tearDown(_ context: ModuleContext) async throws { servedLog.add("slow.tearDown") }
+}
+
+/// What a launch cancelled during the slow init logs: no splash, then willTerminate and tearDown in reverse
+/// for both modules, which were set up.
+let cancelledLaunch = [
+    "first.setUp", "slow.setUp", "first.init", "slow.init started", "slow.init cancelled",
+    "first.willTerminate", "slow.willTerminate", "slow.tearDown", "first.tearDown",
+]
+
 struct PaymentsUnavailable: Error, CustomStringConvertible {
     var description: String { "payment provider unreachable" }
 }
@@ -158,6 +194,60 @@ struct WaitTimedOut: Error {
         }
         #expect(servedLog.all.last == "payments.tearDown")
         #expect(host.hive.modules.isStopped)
+    }
+
+    @Test func aGracefulShutdownDuringAnAsyncInitCancelsTheLaunch() async throws {
+        let host = try servedHost([ServedFirstModule(), ServedSlowInitModule()])
+        let group = ServiceGroup(
+            configuration: .init(services: [.init(service: HiveService(host.serve))], gracefulShutdownSignals: [], logger: quiet))
+        let start = servedLog.all.count
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            try await waitUntil("slow init") { servedLog.all.contains("slow.init started") }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        servedLog.add("group ended")
+        #expect(Array(servedLog.all[start...]) == cancelledLaunch + ["group ended"])
+        #expect(host.hive.modules.isStopped)
+    }
+
+    /// Run by `sigtermDuringAnAsyncInitCancelsTheLaunchOfAChildProcess` in a child process only: the host's
+    /// own SIGTERM handling, `runUntilTerminated()`, with an init under way.
+    @Test func runUntilTerminatedInTheChild() async throws {
+        guard ServedLog.isChild else { return }
+        let host = try servedHost([ServedFirstModule(), ServedSlowInitModule()])
+        try await host.runUntilTerminated()
+        servedLog.add("run ended")
+    }
+
+    /// SIGTERM while an async init runs cancels the launch at once (the init would take an hour), then the
+    /// modules that were set up get willTerminate and tearDown, in reverse.
+    @Test func sigtermDuringAnAsyncInitCancelsTheLaunchOfAChildProcess() throws {
+        guard !ServedLog.isChild else { return }
+        let (child, output) = try startChild(running: "runUntilTerminatedInTheChild")
+        defer {
+            if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+            try? FileManager.default.removeItem(at: output)
+        }
+        func printed() -> String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+        let deadline = ContinuousClock.now + .seconds(600)
+        while !printed().contains("served: slow.init started") {
+            guard ContinuousClock.now < deadline, child.isRunning else {
+                Issue.record("the child never began the slow init:\n\(printed())")
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        kill(child.processIdentifier, SIGTERM)
+        // A hang guard: a host that waited for the init would run for an hour.
+        let exitDeadline = ContinuousClock.now + .seconds(600)
+        while child.isRunning && ContinuousClock.now < exitDeadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(!child.isRunning, "the child did not end after SIGTERM:\n\(printed())")
+        guard !child.isRunning else { return }
+        #expect(child.terminationReason == .exit && child.terminationStatus == 0, "\(printed())")
+        let lines = printed().split(separator: "\n").filter { $0.hasPrefix("served: ") }.map { String($0.dropFirst(8)) }
+        #expect(lines == cancelledLaunch + ["run ended"])
     }
 
     /// Run by `sighupDuringLaunchDoesNotKillAChildProcess` in a child process only: SIGHUP would end a

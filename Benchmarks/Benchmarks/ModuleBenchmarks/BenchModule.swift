@@ -50,22 +50,28 @@ func makeModule(_ index: Int) -> (module: any Module, counter: HitCounter) {
     return make(thousands, hundreds, tens, units)
 }
 
-/// How long each `AsyncBenchModule` init sleeps; zero for a hook that returns at once.
+/// How long each `SleepingBenchModule` init sleeps.
 let initSleepKey = ConfigKey<Duration>("bench.initSleep")
 
-/// A module whose init is asynchronous: it awaits a sleep, or nothing, the way a module awaits a connection.
-final class AsyncBenchModule<A: Digit, B: Digit, C: Digit, D: Digit>: AsyncModule {
+/// A module whose init is asynchronous and awaits a sleep, the way a module awaits a connection.
+final class SleepingBenchModule<A: Digit, B: Digit, C: Digit, D: Digit>: AsyncModule {
     init() {}
 
     func initialize(_ context: ModuleContext) async throws {
-        if let sleep = context.config[initSleepKey], sleep > .zero { try await Task.sleep(for: sleep) }
+        try await Task.sleep(for: context.config[initSleepKey] ?? .zero)
     }
 }
 
-/// Asynchronous module number `index` (0 to 9,999).
-func makeAsyncModule(_ index: Int) -> any Module {
+/// An asynchronous module whose hooks return at once (the defaults): what launching it costs is the
+/// lifecycle's own work.
+final class IdleBenchModule<A: Digit, B: Digit, C: Digit, D: Digit>: AsyncModule {
+    init() {}
+}
+
+/// Asynchronous module number `index` (0 to 9,999): one that sleeps in init, or one whose init returns at once.
+func makeAsyncModule(_ index: Int, sleeps: Bool) -> any Module {
     func make<A: Digit, B: Digit, C: Digit, D: Digit>(_: A.Type, _: B.Type, _: C.Type, _: D.Type) -> any Module {
-        AsyncBenchModule<A, B, C, D>()
+        sleeps ? SleepingBenchModule<A, B, C, D>() : IdleBenchModule<A, B, C, D>()
     }
     let thousands: any Digit.Type = digits[index / 1000 % 10]
     let hundreds: any Digit.Type = digits[index / 100 % 10]
