@@ -63,6 +63,23 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+    // The floor under both: copying a shared reference out of memory and releasing it, with no lookup. Any lookup
+    // that returns a strong reference pays this: two atomic read-modify-writes of the instance's reference count,
+    // whose cache line every thread shares.
+    nonisolated(unsafe) let cachedGreeter = UnsafeMutablePointer<any Greeter>.allocate(capacity: 1)
+    cachedGreeter.initialize(to: try! manager.resolve(Greeter.self))
+    Benchmark("Lookup.retain-release@cached-singleton", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(identity(cachedGreeter).pointee)
+        }
+    }
+    Benchmark("Lookup.retain-release@cached-singleton-64-threads", configuration: Tolerances.configuration()) { benchmark in
+        for _ in benchmark.scaledIterations {
+            DispatchQueue.concurrentPerform(iterations: 64) { _ in
+                for _ in 0..<1000 { blackHole(identity(cachedGreeter).pointee) }
+            }
+        }
+    }
     Benchmark("Lookup.Swinject-synchronized@cached-singleton", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(swinject.resolve(Greeter.self)!)
