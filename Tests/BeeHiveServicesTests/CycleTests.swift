@@ -52,8 +52,9 @@ final class CycleNode: CycleA, CycleB, CycleC {
 
     @Test func factoryCallingTheManagerDirectlyIsStillCaught() {
         let manager = ServiceManager()
-        manager.register(CycleA.self) { _, _ in CycleNode(try manager.resolve(CycleB.self)) }
-        manager.register(CycleB.self) { _, _ in CycleNode(try manager.resolve(CycleA.self)) }
+        // Unowned: the manager keeps its factories, so a strong capture would keep it alive forever.
+        manager.register(CycleA.self) { [unowned manager] _, _ in CycleNode(try manager.resolve(CycleB.self)) }
+        manager.register(CycleB.self) { [unowned manager] _, _ in CycleNode(try manager.resolve(CycleA.self)) }
         let error = #expect(throws: ServiceError.self) { _ = try manager.resolve(CycleA.self) }
         #expect(error?.kind == .cycle(chain: [a, b, a]))
     }

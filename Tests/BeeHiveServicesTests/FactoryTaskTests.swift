@@ -13,7 +13,9 @@ final class TaskNode: TaskStarter, @unchecked Sendable {}
         let manager = ServiceManager()
         let tasks = Locked<[Task<Bool, Never>]>([])
         let factoryReturned = Locked(false)
-        manager.register(TaskStarter.self, scope: .singleton) { resolver, _ in
+        // Unowned: the manager keeps the factory, so a strong capture would keep it alive forever; the test
+        // awaits the tasks, so the manager outlives them.
+        manager.register(TaskStarter.self, scope: .singleton) { [unowned manager] resolver, _ in
             guard tasks.withLock({ $0.isEmpty }) else { return TaskNode() }
             // Once the factory has returned and its instance is dropped, each task resolves the service again,
             // which runs the factory again: both ways a factory can reach the manager, directly (the task-local
