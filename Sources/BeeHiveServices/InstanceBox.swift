@@ -20,7 +20,8 @@ final class InstanceBox: @unchecked Sendable {
 /// is what makes `value(as:)` safe. `@unchecked Sendable` for the reason given on `InstanceBox`; the value is
 /// never mutated after `init`.
 class TypedInstance: @unchecked Sendable {
-    fileprivate let storage: UnsafeMutableRawPointer
+    /// Where the value is; lookups read it as the requested type without a cast.
+    let storage: UnsafeMutableRawPointer
 
     fileprivate init(storage: UnsafeMutableRawPointer) {
         self.storage = storage

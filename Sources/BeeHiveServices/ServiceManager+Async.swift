@@ -44,7 +44,7 @@ extension ServiceManager {
     func resolveAsync<Service>(
         _ service: Service.Type, name: String?, arguments: ServiceArguments, context: ResolutionContext
     ) async throws(ServiceError) -> Service {
-        if let overridden = overriddenInstance(of: service, name: name) { return overridden.value(as: service) }
+        if let overridden = overriddenInstance(of: ObjectIdentifier(service), name: name) { return overridden.value(as: service) }
         let key = ServiceKey(service: ServiceTypeName.of(service), name: name)
         guard let registration = asyncRegistrations.registration(for: key) else {
             return try resolve(service, name: name, arguments: arguments, context: context)

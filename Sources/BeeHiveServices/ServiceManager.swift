@@ -10,7 +10,7 @@ import Synchronization
 /// Services come from code (`register`), from annotation records (`apply(_:)`) and from configuration files
 /// (`registerServices(fromFileAt:)`). Look them up with `createService(_:)` (nil and a logged error when
 /// something is wrong) or `resolve(_:)` (a `ServiceError` saying what is wrong). Thread-safe; a cached
-/// singleton lookup takes one short lock and no allocation.
+/// lookup takes no lock, allocates nothing and casts nothing.
 public final class ServiceManager: Sendable {
     public let duplicatePolicy: DuplicatePolicy
     private let logger: Logger
@@ -18,7 +18,8 @@ public final class ServiceManager: Sendable {
     private let gate = ConstructionGate()
     /// Tells managers apart in the threads' cache copies; never reused, unlike an address.
     private let identity = ServiceManager.identities.add(1, ordering: .relaxed).newValue
-    private let published: PublishedGeneration
+    /// `State.generation`, for the threads' copies of the cache (read without the lock); stored under it.
+    private let published = Atomic<UInt64>(0)
     private static let identities = Atomic<UInt64>(0)
     /// What `apply(_:)` registered from records; the hub keeps its own.
     let ledger = RecordLedger<ServiceManager>()
@@ -37,14 +38,14 @@ public final class ServiceManager: Sendable {
         var knownTypes: [String: Any.Type] = [:]
         /// Bumped on every change, so a lookup that raced with a change does not cache a stale instance.
         var generation: UInt64 = 0
-        /// `generation`, for the threads' copies of the cache (read without the lock).
-        let published = PublishedGeneration()
+    }
 
-        mutating func changed() {
-            cache.removeAll()
-            generation &+= 1
-            published.store(generation)
-        }
+    /// Records a change of the registrations or cached instances; called with the lock held, so that the
+    /// published generation never goes back.
+    private func changed(_ state: inout State) {
+        state.cache.removeAll()
+        state.generation &+= 1
+        published.store(state.generation, ordering: .releasing)
     }
 
     /// An instance a lookup got, before it is cast to the requested type.
@@ -63,9 +64,7 @@ public final class ServiceManager: Sendable {
     ) {
         self.duplicatePolicy = duplicatePolicy
         self.logger = logger
-        let initial = State()
-        published = initial.published
-        state = Locked(initial)
+        state = Locked(State())
     }
 
     // MARK: Registration
@@ -104,7 +103,7 @@ public final class ServiceManager: Sendable {
     public func unregister<Service>(_ service: Service.Type, name: String? = nil) {
         let key = ServiceKey(service: typeName(of: service), name: name)
         state.withLock { state in
-            if state.registrations.removeValue(forKey: key) != nil { state.changed() }
+            if state.registrations.removeValue(forKey: key) != nil { changed(&state) }
         }
     }
 
@@ -113,7 +112,7 @@ public final class ServiceManager: Sendable {
     public func discardInstances<Service>(of service: Service.Type, name: String? = nil) {
         let serviceName = typeName(of: service)
         let registrations = state.withLock { state in
-            state.changed()
+            changed(&state)
             return state.registrations.filter { $0.key.service == serviceName }.values.flatMap { $0 }
         }
         for registration in registrations {
@@ -159,22 +158,34 @@ public final class ServiceManager: Sendable {
     // MARK: Lookup
 
     /// The service, or the error that says what is missing or broken.
+    ///
+    /// Inlinable, so that the caller reads a cached instance as its own concrete type: unspecialized, the
+    /// copy out of the cache goes through the type's value witnesses.
+    @inlinable
     public func resolve<Service>(_ service: Service.Type, name: String? = nil) throws(ServiceError) -> Service {
-        if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
-        return try resolveUncached(service, name: name, arguments: .none, context: nil)
+        if let cached = cachedStorage(of: ObjectIdentifier(service), name: name) {
+            return cached.assumingMemoryBound(to: Service.self).pointee
+        }
+        return try resolveUncached(service, name: name, arguments: .none)
     }
 
     /// The service created with `arguments` (for cached scopes, the arguments of the lookup that creates it).
+    @inlinable
     public func resolve<Service>(
         _ service: Service.Type, name: String? = nil, arguments: ServiceArguments
     ) throws(ServiceError) -> Service {
-        if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
-        return try resolveUncached(service, name: name, arguments: arguments, context: nil)
+        if let cached = cachedStorage(of: ObjectIdentifier(service), name: name) {
+            return cached.assumingMemoryBound(to: Service.self).pointee
+        }
+        return try resolveUncached(service, name: name, arguments: arguments)
     }
 
     /// The service, or nil after logging why not (BeeHive's `createService:` without `enableException`).
+    @inlinable
     public func createService<Service>(_ service: Service.Type, name: String? = nil) -> Service? {
-        if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
+        if let cached = cachedStorage(of: ObjectIdentifier(service), name: name) {
+            return cached.assumingMemoryBound(to: Service.self).pointee
+        }
         return createService(service, name: name, arguments: .none)
     }
 
@@ -192,7 +203,7 @@ public final class ServiceManager: Sendable {
     /// Whether `service` has a usable registration: registered, not in conflict, and its implementation type
     /// found and constructible. Creates nothing, so it cannot tell whether the factory or initializer succeeds.
     public func canCreateService<Service>(_ service: Service.Type, name: String? = nil) -> Bool {
-        if cachedInstance(of: service, name: name) != nil { return true }
+        if cachedStorage(of: ObjectIdentifier(service), name: name) != nil { return true }
         let key = ServiceKey(service: typeName(of: service), name: name)
         guard let found = try? activeRegistration(for: key, path: [], consultsDeferred: false) else {
             return deferredIdentity(of: key) != nil
@@ -263,17 +274,24 @@ public final class ServiceManager: Sendable {
     func resolve<Service>(
         _ service: Service.Type, name: String?, arguments: ServiceArguments, context: ResolutionContext
     ) throws(ServiceError) -> Service {
-        if let cached = cachedInstance(of: service, name: name) { return cached.value(as: service) }
+        if let cached = cachedStorage(of: ObjectIdentifier(service), name: name) {
+            return cached.assumingMemoryBound(to: Service.self).pointee
+        }
         // A resolver kept past its factory (by a task the factory started) starts a chain of its own.
         return try resolveUncached(service, name: name, arguments: arguments, context: context.isLive ? context : .fresh())
     }
 
-    /// Every lookup the cache cannot answer ends here. `context` is the resolver's chain, or nil for a call on
-    /// the manager, which joins the enclosing factory's chain or starts one.
-    ///
-    /// Kept out of line: its `Service?` locals make an unspecialized caller instantiate `Optional<Service>`
-    /// metadata on entry, which would cost the cached path more than the lookup itself.
+    /// A lookup on the manager the cache cannot answer: it joins the enclosing factory's chain or starts one.
+    @usableFromInline
     @inline(never)
+    func resolveUncached<Service>(
+        _ service: Service.Type, name: String?, arguments: ServiceArguments
+    ) throws(ServiceError) -> Service {
+        try resolveUncached(service, name: name, arguments: arguments, context: nil)
+    }
+
+    /// Every lookup the cache cannot answer ends here. `context` is the resolver's chain, or nil for a call on
+    /// the manager.
     private func resolveUncached<Service>(
         _ service: Service.Type, name: String?, arguments: ServiceArguments, context: ResolutionContext?
     ) throws(ServiceError) -> Service {
@@ -299,35 +317,32 @@ public final class ServiceManager: Sendable {
         logger.error("\(error)")
     }
 
-    /// The cached path: one lookup under a briefly held lock, no allocation, no dynamic cast. Not generic,
-    /// and the caller reads the value with `TypedInstance.value(as:)`: a `Service?` here would make
-    /// unspecialized callers instantiate `Optional<Service>` metadata on every lookup.
-    private func cachedInstance(of service: Any.Type, name: String?) -> TypedInstance? {
+    /// The cached path: where the instance of `type` under `name` is kept, already of that type, or nil when
+    /// the lookup must go the long way. It counts the lookup for the observer, and takes no lock, allocates
+    /// nothing and retains nothing: a pointer into the thread's copy of the cache, valid until this thread
+    /// looks up again, so the caller reads it at once. Not generic, so the caller's type costs nothing here.
+    @usableFromInline
+    func cachedStorage(of type: ObjectIdentifier, name: String?) -> UnsafeMutableRawPointer? {
         HiveObserver.serviceLookedUp()
-        if let overridden = overriddenInstance(of: service, name: name) { return overridden }
-        let type = ObjectIdentifier(service)
-        let local = ThreadInstanceCache.current
-        if local.manager == identity && local.generation == published.load(),
-           let instance = local.cache.instance(of: type, name: name) {
-            return instance
+        if let overridden = overriddenInstance(of: type, name: name) { return overridden.storage }
+        return ThreadInstanceCache.withCurrent { local in
+            if local.manager == identity && local.generation == published.load(ordering: .acquiring),
+               let storage = local.storage(of: type, name: name) {
+                return storage
+            }
+            return refill(local, type: type, name: name)
         }
-        return refill(local, type: type, name: name)
     }
 
     /// Copies one instance from the shared cache into the thread's copy, starting the copy afresh when it
     /// belonged to another manager or generation.
     @inline(never)
-    private func refill(_ local: ThreadInstanceCache, type: ObjectIdentifier, name: String?) -> TypedInstance? {
+    private func refill(_ local: ThreadInstanceCache, type: ObjectIdentifier, name: String?) -> UnsafeMutableRawPointer? {
         guard let (instance, generation) = state.withLock({ state in
             state.cache.instance(of: type, name: name).map { ($0, state.generation) }
         }) else { return nil }
-        if local.manager != identity || local.generation != generation {
-            local.manager = identity
-            local.generation = generation
-            local.cache.removeAll()
-        }
-        local.cache.insert(instance, of: type, name: name)
-        return instance
+        local.insert(instance, of: type, name: name, manager: identity, generation: generation)
+        return instance.storage
     }
 
     private func instance(
@@ -457,7 +472,7 @@ public final class ServiceManager: Sendable {
                 state.registrations[key]?.removeAll { gone.contains(ObjectIdentifier($0)) }
                 if state.registrations[key]?.isEmpty == true { state.registrations[key] = nil }
             }
-            state.changed()
+            changed(&state)
         }
         for registration in leaving { registration.discardInstances() }
     }
@@ -466,7 +481,7 @@ public final class ServiceManager: Sendable {
         let earlier = state.withLock { state in
             let earlier = state.registrations[registration.key, default: []]
             state.registrations[registration.key, default: []].append(registration)
-            state.changed()
+            changed(&state)
             return earlier
         }
         guard let other = earlier.last(where: { !$0.provides(sameAs: registration) }) else { return }

@@ -108,10 +108,12 @@ extension ServiceManager {
         return OverrideScope(manager: ObjectIdentifier(self), overrides: overrides, parent: OverrideScope.current)
     }
 
-    /// The override of a lookup, if a scope of this manager replaces it.
-    func overriddenInstance(of service: Any.Type, name: String?) -> TypedInstance? {
+    /// The override of a lookup, if a scope of this manager replaces it. Inlined into the cached path, which
+    /// then pays one relaxed load for overrides in an app that never enters a scope.
+    @inline(__always)
+    func overriddenInstance(of service: ObjectIdentifier, name: String?) -> TypedInstance? {
         guard OverrideScope.everEntered.load(ordering: .relaxed), OverrideScope.current != nil else { return nil }
-        return OverrideScope.innermost(for: ObjectIdentifier(self))?.instance(of: ObjectIdentifier(service), name: name)
+        return OverrideScope.innermost(for: ObjectIdentifier(self))?.instance(of: service, name: name)
     }
 }
 

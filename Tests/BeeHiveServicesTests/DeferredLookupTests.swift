@@ -7,7 +7,8 @@ import Testing
 @Suite struct DeferredServiceLookupTests {
     /// A lookup that "loads a plugin" by registering `HomeService` in code, counting its loads.
     static func install(on manager: ServiceManager, loads: Locked<[RecordIdentity]>, failing: Bool = false) {
-        manager.deferred.withLock {
+        // Unowned: the manager keeps its deferred lookup, so a strong capture would keep it alive forever.
+        manager.deferred.withLock { [unowned manager] in
             $0 = DeferredLookup(
                 declares: { $0.name.hasSuffix("HomeService") },
                 // Weak: the manager keeps this closure.
@@ -38,7 +39,8 @@ import Testing
     @Test func aNamedLookupFallsBackToTheUnnamedDeclaration() throws {
         let manager = ServiceManager()
         let loads = Locked<[RecordIdentity]>([])
-        manager.deferred.withLock {
+        // Unowned: the manager keeps its deferred lookup, so a strong capture would keep it alive forever.
+        manager.deferred.withLock { [unowned manager] in
             $0 = DeferredLookup(
                 declares: { $0.qualifier.isEmpty },
                 provide: { identity throws(DeferredPluginError) in

@@ -42,6 +42,13 @@ func makeSwinjectResolver() -> any Resolver {
     return container.synchronize()
 }
 
+/// Copies the reference out of memory as a lookup does: the result is returned retained, and the caller
+/// releases it. Not optimized, so that the optimizer cannot turn it into a borrow of the value in place.
+@_optimize(none)
+func copyOut(_ pointer: UnsafeMutablePointer<any Greeter>) -> any Greeter {
+    pointer.pointee
+}
+
 let benchmarks: @Sendable () -> Void = {
     let configuration = Tolerances.configuration(scalingFactor: .kilo)
     let manager = makeManager()
@@ -60,6 +67,23 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             DispatchQueue.concurrentPerform(iterations: 64) { _ in
                 for _ in 0..<1000 { blackHole(try! manager.resolve(Greeter.self)) }
+            }
+        }
+    }
+    // The floor under both: copying a shared reference out of memory and releasing it, with no lookup. Any lookup
+    // that returns a strong reference pays this: two atomic read-modify-writes of the instance's reference count,
+    // whose cache line every thread shares.
+    nonisolated(unsafe) let cachedGreeter = UnsafeMutablePointer<any Greeter>.allocate(capacity: 1)
+    cachedGreeter.initialize(to: try! manager.resolve(Greeter.self))
+    Benchmark("Lookup.retain-release@cached-singleton", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(copyOut(cachedGreeter))
+        }
+    }
+    Benchmark("Lookup.retain-release@cached-singleton-64-threads", configuration: Tolerances.configuration()) { benchmark in
+        for _ in benchmark.scaledIterations {
+            DispatchQueue.concurrentPerform(iterations: 64) { _ in
+                for _ in 0..<1000 { blackHole(copyOut(cachedGreeter)) }
             }
         }
     }
