@@ -7,8 +7,7 @@ import Testing
 @Suite struct DeferredServiceLookupTests {
     /// A lookup that "loads a plugin" by registering `HomeService` in code, counting its loads.
     static func install(on manager: ServiceManager, loads: Locked<[RecordIdentity]>, failing: Bool = false) {
-        // Unowned: the manager keeps its deferred lookup, so a strong capture would keep it alive forever.
-        manager.deferred.withLock { [unowned manager] in
+        manager.deferred.withLock {
             $0 = DeferredLookup(
                 declares: { $0.name.hasSuffix("HomeService") },
                 // Weak: the manager keeps this closure.
