@@ -29,14 +29,14 @@ extension ModuleManager {
     /// Runs the phase's hooks one module at a time in a worker task, and waits until they are done or the
     /// phase gives up; an overrunning hook is left behind to a new worker (see `OrderedPhase`).
     private func runInOrder(_ phase: OrderedPhase) async {
-        phase.hooks.onOverrun { index, call in
-            let generation = phase.takeOver()
-            self.startWorker(of: phase, generation: generation, at: index, overran: call)
-        }
+        phase.hooks.onOverrun { index, call in phase.takeOver(at: index, overran: call) }
         await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                phase.wait(continuation)
-                startWorker(of: phase, generation: 0, at: 0, overran: nil)
+            // Every worker starts here, in the launch's task, not on the timer's thread: it inherits the
+            // launch's task-local values.
+            var next = OrderedPhase.Next.takeOver(generation: 0, index: 0, overran: nil)
+            while case .takeOver(let generation, let index, let overran) = next {
+                startWorker(of: phase, generation: generation, at: index, overran: overran)
+                next = await phase.next()
             }
         } onCancel: {
             phase.cancel()

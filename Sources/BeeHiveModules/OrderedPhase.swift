@@ -5,7 +5,8 @@ import BeeHiveLocks
 ///
 /// A hook that overruns its limit is left behind with its worker, which is cancelled; a new worker (the next
 /// generation) reports the overrun and goes on with the next module. A worker whose generation is no longer
-/// the current one stops as soon as its hook returns.
+/// the current one stops as soon as its hook returns. The launch's task starts every worker (see `next()`), so
+/// each inherits the launch's task-local values: test overrides and the trace context.
 final class OrderedPhase: Sendable {
     let batch: LaunchBatch
     let event: LifecycleEvent
@@ -14,10 +15,18 @@ final class OrderedPhase: Sendable {
     let to: ModuleEntry.Stage
     let hooks: RunningHooks
 
+    /// What the launch does next: a worker takes over from a hook that overran, or the phase is over.
+    enum Next {
+        case takeOver(generation: Int, index: Int, overran: HookCall?)
+        case finished
+    }
+
     private struct State {
         var generation = 0
         var worker: Task<Void, Never>?
-        var continuation: CheckedContinuation<Void, Never>?
+        /// The launch waiting in `next()`, or what it will find there when it comes.
+        var continuation: CheckedContinuation<Next, Never>?
+        var pending: Next?
         var isFinished = false
         var isCancelled = false
     }
@@ -34,13 +43,30 @@ final class OrderedPhase: Sendable {
 
     var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
-    /// Resumes `continuation` once the phase is over (now if it is already).
-    func wait(_ continuation: CheckedContinuation<Void, Never>) {
-        let finished = state.withLock { state in
-            if !state.isFinished { state.continuation = continuation }
-            return state.isFinished
+    /// Waits until a worker must take over or the phase is over. At most one event is ever pending: no new
+    /// worker runs, so no hook can overrun, until the launch has read the last takeover.
+    func next() async -> Next {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Next? in
+                guard let pending = state.pending else {
+                    state.continuation = continuation
+                    return nil
+                }
+                state.pending = nil
+                return pending
+            }
+            if let ready { continuation.resume(returning: ready) }
         }
-        if finished { continuation.resume() }
+    }
+
+    /// Hands `event` to the launch; the continuation it returns is resumed outside the lock.
+    private static func deliver(_ event: Next, in state: inout State) -> CheckedContinuation<Next, Never>? {
+        guard let continuation = state.continuation else {
+            state.pending = event
+            return nil
+        }
+        state.continuation = nil
+        return continuation
     }
 
     /// Makes `task` the worker of `generation`; cancels it at once when the phase was cancelled.
@@ -52,15 +78,17 @@ final class OrderedPhase: Sendable {
         if cancel { task.cancel() }
     }
 
-    /// The current worker's hook overran: cancels that worker and returns the generation of the next one.
-    func takeOver() -> Int {
-        let (generation, worker) = state.withLock { state in
+    /// The current worker's hook, the one of module `index`, overran: cancels that worker and asks the launch
+    /// for the next one.
+    func takeOver(at index: Int, overran call: HookCall) {
+        let (worker, launch, event) = state.withLock { state in
             state.generation += 1
             defer { state.worker = nil }
-            return (state.generation, state.worker)
+            let event = Next.takeOver(generation: state.generation, index: index, overran: call)
+            return (state.worker, Self.deliver(event, in: &state), event)
         }
         worker?.cancel()
-        return generation
+        launch?.resume(returning: event)
     }
 
     /// The launch was cancelled: so is the worker, and the next module's hook does not run.
@@ -73,12 +101,11 @@ final class OrderedPhase: Sendable {
 
     /// Ends the phase, if `generation` is still the current worker's.
     func finish(generation: Int) {
-        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let launch = state.withLock { state -> CheckedContinuation<Next, Never>? in
             guard state.generation == generation, !state.isFinished else { return nil }
             state.isFinished = true
-            defer { state.continuation = nil }
-            return state.continuation
+            return Self.deliver(.finished, in: &state)
         }
-        continuation?.resume()
+        launch?.resume(returning: .finished)
     }
 }

@@ -266,3 +266,15 @@ final class AsyncSubclassModule: SynchronousBaseModule, AsyncModule {
         context.config[Recorder.key]?.append("AsyncSubclassModule.init")
     }
 }
+
+/// A task-local value the launching test sets around `start()`.
+enum LaunchContext {
+    @TaskLocal static var label: String?
+}
+
+/// Records the task-local label its setUp sees.
+final class TaskLocalReadingModule: Module {
+    func setUp(_ context: ModuleContext) throws {
+        context.config[Recorder.key]?.append("setUp saw \(LaunchContext.label ?? "nothing")")
+    }
+}

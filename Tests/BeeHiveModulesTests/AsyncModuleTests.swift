@@ -201,13 +201,16 @@ private func failures(_ manager: ModuleManager) -> [HookFailure] {
         let (manager, recorder) = makeManager(extra: [AsyncProbe.key.name: probe])
         try manager.register(OverrunningSetUpModule.self, level: .basic)
         try manager.register(AlphaModule.self)
-        try manager.start()
+        try manager.register(TaskLocalReadingModule.self, priority: -1)
+        try LaunchContext.$label.withValue("the launch's") { try manager.start() }
         try await manager.waitForLaunch()
         #expect(!probe.release.isOpen)
         let failure = try #require(failures(manager).first)
         #expect(failure.module == "BeeHiveModulesTests.OverrunningSetUpModule" && failure.event == .setUp)
         #expect(failure.error as? HookTimeLimitExceeded == HookTimeLimitExceeded(limit: .seconds(10)))
         #expect(recorder.modules(receiving: .setUp) == ["AlphaModule"])
+        // The worker that took over from the overrunning setUp still sees the launch's task-local values.
+        #expect(recorder.all.contains("setUp saw the launch's"))
         #expect(recorder.modules(receiving: .splash) == ["OverrunningSetUpModule", "AlphaModule"])
         probe.release.open()
     }
