@@ -76,7 +76,7 @@ extension Hive {
             guard let module = plugin.records.first(where: { $0.kind == .module }) else { continue }
             do throws(DeferredPluginError) {
                 _ = try plugins.load(declaring: module.identity)
-                pluginDirectories.loaded(plugin)
+                pluginDirectories.loaded(plugin, by: plugins)
             } catch {
                 let failure = HiveDiagnostic.pluginUnavailable(error)
                 record([failure])
@@ -143,7 +143,7 @@ extension Hive {
         }
         if case .loaded = try plugins.load(declaring: identity) {
             logger.info("loaded plugin on first use", metadata: ["path": "\(plugin.path)", "for": "\(identity)"])
-            pluginDirectories.loaded(plugin, firstUse: identity)
+            pluginDirectories.loaded(plugin, by: plugins, firstUse: identity)
         }
         return true
     }

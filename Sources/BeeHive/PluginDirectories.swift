@@ -98,12 +98,16 @@ final class PluginDirectories: Sendable {
         }
     }
 
-    /// Drops the route placeholders of a loaded plugin: its own routes answer now, and a URL its handlers
-    /// decline must not run them twice. `firstUse` is what was asked for when a first use loaded it.
-    func loaded(_ plugin: IndexedPlugin, firstUse: RecordIdentity? = nil) {
+    /// Drops the route placeholders of a plugin that `plugins` loaded: its own routes answer now, and a URL its
+    /// handlers decline must not run them twice. `firstUse` is what was asked for when a first use loaded it.
+    func loaded(_ plugin: IndexedPlugin, by plugins: DeferredPlugins, firstUse: RecordIdentity? = nil) {
         placeholders.withLock { _ in
             let ids = state.withLock { state -> [RouteID] in
                 if let firstUse { state.firstUses.append(PluginFirstUse(path: plugin.path, requested: firstUse)) }
+                // Unloaded on another thread since it loaded: `unloaded` found the placeholders still there and
+                // kept them, and they must stay so that the next use loads it again. Checked under
+                // `placeholders`, which `unloaded` takes after marking the plugin unloaded.
+                guard plugins.isLoaded(path: plugin.path) else { return [] }
                 if !state.pendingRoutes.isEmpty { state.loadedWhilePending.insert(plugin.path) }
                 guard !state.routes.isEmpty else { return [] }
                 let identities = Set(plugin.records.lazy.filter { $0.kind == .route }.map(\.identity))

@@ -69,6 +69,13 @@ public final class DeferredPlugins: Sendable {
         state.withLock { $0.plugins[identity] }
     }
 
+    /// Whether the plugin at `path` (as its index names it) is loaded now.
+    package func isLoaded(path: String) -> Bool {
+        state.withLock { state in
+            if case .loaded = state.loads[path] { true } else { false }
+        }
+    }
+
     /// Paths of the plugins loaded so far.
     public var loadedPaths: [String] {
         state.withLock { state in

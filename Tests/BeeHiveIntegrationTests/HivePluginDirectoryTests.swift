@@ -294,6 +294,32 @@ struct DeferredPluginFolder {
         try hive.unloadPlugin(atPath: folder.file("again-route"))
     }
 
+    /// A first use and an unload of the same plugin racing on two threads: whatever order they end in, the
+    /// route either answers from the loaded plugin or loads it again. (An unload that came between the load
+    /// and the dropping of its placeholders used to leave it unloaded with no placeholder: unroutable. That
+    /// window is microseconds wide; this checks every round's outcome but cannot force the interleaving.)
+    @Test func aFirstUseRacingAnUnloadLeavesTheRouteRoutable() throws {
+        var folder = try DeferredPluginFolder("race")
+        defer { folder.remove() }
+        try folder.add("race-route", ["DEFERRED_ROUTE_PATTERN=\"/race/:id\"", "DEFERRED_ROUTE_TYPE=BeeHiveIntegrationTests.AgainRouteHandler"])
+        let hive = Hive(registry: AnnotationRegistry(source: OwnObjectsSource(folder.files[0])))
+        try hive.addPluginDirectory(folder.path, cache: nil)
+        let path = folder.file("race-route")
+        for round in 0..<200 {
+            DispatchQueue.concurrentPerform(iterations: 2) { side in
+                if side == 0 {
+                    _ = try? hive.open("/race/\(round)")
+                } else {
+                    _ = try? hive.unloadPlugin(atPath: path)
+                }
+            }
+            guard case .handled = try hive.open("/race/check-\(round)") else {
+                Issue.record("round \(round): /race/ reached no route, loaded: \(folder.isLoaded("race-route"))")
+                return
+            }
+        }
+    }
+
     @Test func firstUseFromAHookTheHiveRunsIsATypedErrorAndLoadsNothing() async throws {
         var folder = try DeferredPluginFolder("hook")
         defer { folder.remove() }
