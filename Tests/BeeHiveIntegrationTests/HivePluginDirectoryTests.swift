@@ -33,6 +33,12 @@ final class AgainRouteHandler: RouteHandler {
     }
 }
 
+/// The racing test's own handler: tests run in parallel, and `AgainRouteHandler`'s events are counted.
+final class RaceRouteHandler: RouteHandler {
+    init() {}
+    func handle(_ parameters: RouteParameters) -> Bool { true }
+}
+
 final class DeferredTarget: MediatorTarget {
     enum Action: String { case ping }
     init() {}
@@ -301,7 +307,7 @@ struct DeferredPluginFolder {
     @Test func aFirstUseRacingAnUnloadLeavesTheRouteRoutable() throws {
         var folder = try DeferredPluginFolder("race")
         defer { folder.remove() }
-        try folder.add("race-route", ["DEFERRED_ROUTE_PATTERN=\"/race/:id\"", "DEFERRED_ROUTE_TYPE=BeeHiveIntegrationTests.AgainRouteHandler"])
+        try folder.add("race-route", ["DEFERRED_ROUTE_PATTERN=\"/race/:id\"", "DEFERRED_ROUTE_TYPE=BeeHiveIntegrationTests.RaceRouteHandler"])
         let hive = Hive(registry: AnnotationRegistry(source: OwnObjectsSource(folder.files[0])))
         try hive.addPluginDirectory(folder.path, cache: nil)
         let path = folder.file("race-route")
