@@ -159,8 +159,8 @@ public final class ModuleManager: Sendable {
 
     static func snapshot(of state: inout State) -> Snapshot {
         if let snapshot = state.snapshot { return snapshot }
-        let byName = state.entriesByName
-        let ordered = ModuleOrder.arrange(state.entries.values.map(\.descriptor)).order.compactMap { byName[$0.name] }
+        let entries = Array(state.entries.values)
+        let ordered = ModuleOrder.arrangedIndices(entries.map(\.descriptor)).order.map { entries[$0] }
         var snapshot = Snapshot()
         snapshot.entries = ordered
         snapshot.targets = ordered.map { Unmanaged.passUnretained($0) }

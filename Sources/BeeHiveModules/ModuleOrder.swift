@@ -15,14 +15,26 @@ public enum ModuleOrder {
 
     /// Every descriptor, in order; modules caught in a cycle come last in rank order, and `cycle` names one.
     static func arrange(_ descriptors: [ModuleDescriptor]) -> (order: [ModuleDescriptor], cycle: [String]?) {
-        let ranked = descriptors.sorted(by: ranksBefore)
+        let (order, cycle) = arrangedIndices(descriptors)
+        return (order.map { descriptors[$0] }, cycle)
+    }
+
+    /// `arrange` as positions in `descriptors`: the launch orders its entries by these without moving
+    /// descriptors around or looking entries up by name.
+    static func arrangedIndices(_ descriptors: [ModuleDescriptor]) -> (order: [Int], cycle: [String]?) {
+        // Compared in place through the buffer: through the array, each comparison copied two descriptors.
+        let ranked = descriptors.withUnsafeBufferPointer { buffer in
+            buffer.indices.sorted { ranksBefore(buffer[$0], buffer[$1]) }
+        }
+        // Names are hashed only when some module has dependencies to place.
+        guard descriptors.contains(where: { !$0.dependencies.isEmpty }) else { return (ranked, nil) }
         var rankOfName: [String: Int] = [:]
-        for (rank, descriptor) in ranked.enumerated() { rankOfName[descriptor.name] = rank }
+        for (rank, index) in ranked.enumerated() { rankOfName[descriptors[index].name] = rank }
 
         var dependents = [[Int]](repeating: [], count: ranked.count)
         var unplacedDependencies = [Int](repeating: 0, count: ranked.count)
-        for (rank, descriptor) in ranked.enumerated() {
-            for dependency in Set(descriptor.dependencies) {
+        for (rank, index) in ranked.enumerated() {
+            for dependency in Set(descriptors[index].dependencies) {
                 guard let dependencyRank = rankOfName[dependency] else { continue }
                 dependents[dependencyRank].append(rank)
                 unplacedDependencies[rank] += 1
@@ -30,7 +42,7 @@ public enum ModuleOrder {
         }
 
         var ready = MinHeap(ranked.indices.filter { unplacedDependencies[$0] == 0 })
-        var order: [ModuleDescriptor] = []
+        var order: [Int] = []
         order.reserveCapacity(ranked.count)
         while let rank = ready.popMin() {
             order.append(ranked[rank])
@@ -41,7 +53,8 @@ public enum ModuleOrder {
         }
         guard order.count == ranked.count else {
             let stuck = ranked.indices.filter { unplacedDependencies[$0] > 0 }.map { ranked[$0] }
-            return (order + stuck, cycle(among: ranked, unplaced: unplacedDependencies, rankOfName: rankOfName))
+            let cycle = cycle(among: ranked.map { descriptors[$0] }, unplaced: unplacedDependencies, rankOfName: rankOfName)
+            return (order + stuck, cycle)
         }
         return (order, nil)
     }
