@@ -25,7 +25,7 @@ extension Hive {
                 HiveGraph.Route(
                     scheme: $0.scheme, pattern: $0.pattern.text, priority: $0.priority,
                     // Closures have no type name: where each was registered tells them apart.
-                    handler: $0.handler == "closure" ? "closure at \($0.origin)" : $0.handler)
+                    handler: $0.handler == RouteDescriptor.closureHandler ? "\($0.handler) at \($0.origin)" : $0.handler)
             },
             targets: mediator.targetTypes.map { HiveGraph.Target(name: $0.name, typeName: $0.typeName) })
     }
@@ -42,7 +42,8 @@ extension Hive {
     /// node of its own.
     private static func implementation(of registration: ServiceRegistration) -> String {
         switch registration.implementation {
-        case "factory", "async factory": "\(registration.implementation) at \(registration.source)"
+        case ServiceRegistration.factoryImplementation, ServiceRegistration.asyncFactoryImplementation:
+            "\(registration.implementation) at \(registration.source)"
         default: registration.implementation
         }
     }

@@ -11,6 +11,9 @@ public struct RouteDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// Where the route was registered: `file:line` of the `addRoute` call, or the annotation record's object.
     public let origin: String
 
+    /// `handler` of a route whose handler is a closure, which has no type name.
+    package static let closureHandler = "closure"
+
     public var description: String {
         "\(scheme.map { "\($0): " } ?? "")\(pattern.text) (priority \(priority), \(id))"
     }

@@ -102,7 +102,7 @@ public final class Router: Sendable {
         _ patterns: [String], scheme: String? = nil, priority: Int = 0, fileID: String = #fileID, line: Int = #line,
         handler: @escaping Handler = { _ in true }
     ) throws(RoutePatternError) -> [RouteID] {
-        try register(patterns, scheme: scheme, priority: priority, handler: handler, handlerDescription: "closure", origin: "\(fileID):\(line)")
+        try register(patterns, scheme: scheme, priority: priority, handler: handler, handlerDescription: RouteDescriptor.closureHandler, origin: "\(fileID):\(line)")
     }
 
     /// Registers a route whose handler type is instantiated for every match (JLRoutes'

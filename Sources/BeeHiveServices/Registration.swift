@@ -35,7 +35,7 @@ final class Registration: Sendable {
         self.maker = maker
         self.source = source
         switch maker {
-        case .factory: implementation = "factory"
+        case .factory: implementation = ServiceRegistration.factoryImplementation
         case .type(let type): implementation = ServiceTypeName.of(type)
         case .typeName(let name): implementation = name
         }

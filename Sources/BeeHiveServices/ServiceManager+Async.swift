@@ -28,7 +28,7 @@ extension ServiceManager {
     package var asyncFactoryRegistrations: [ServiceRegistration] {
         asyncRegistrations.all.map {
             ServiceRegistration(
-                service: $0.key.service, name: $0.key.name, implementation: "async factory", scope: $0.scope, source: $0.source,
+                service: $0.key.service, name: $0.key.name, implementation: ServiceRegistration.asyncFactoryImplementation, scope: $0.scope, source: $0.source,
                 status: .active)
         }
     }
@@ -81,7 +81,7 @@ extension ServiceManager {
             throw error.resolutionPath.isEmpty ? ServiceError(error.kind, resolutionPath: context.pathDescription) : error
         } catch {
             throw ServiceError(
-                .creationFailed(service: key.description, implementation: "async factory", reason: String(describing: error)),
+                .creationFailed(service: key.description, implementation: ServiceRegistration.asyncFactoryImplementation, reason: String(describing: error)),
                 resolutionPath: context.pathDescription)
         }
     }
@@ -203,7 +203,7 @@ final class AsyncRegistration: Sendable {
         case .success(let box): return box
         case .failure(let error as ServiceError): throw error
         case .failure(let error):
-            throw ServiceError(.creationFailed(service: key.description, implementation: "async factory", reason: "\(error)"))
+            throw ServiceError(.creationFailed(service: key.description, implementation: ServiceRegistration.asyncFactoryImplementation, reason: "\(error)"))
         }
     }
 }

@@ -23,6 +23,10 @@ public struct ServiceRegistration: Sendable, Hashable, CustomStringConvertible {
     public let source: ServiceSource
     public let status: Status
 
+    /// `implementation` of a registration made with a factory closure, and with an async one.
+    package static let factoryImplementation = "factory"
+    package static let asyncFactoryImplementation = "async factory"
+
     public init(
         service: String, name: String?, implementation: String, scope: ServiceScope, source: ServiceSource,
         status: Status
