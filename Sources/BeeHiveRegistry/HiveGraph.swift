@@ -80,7 +80,7 @@ public struct HiveGraph: Sendable, Hashable {
         self.targets = targets
     }
 
-    /// What the records declare. Modules are in `ModuleOrder`'s order over their annotated dependencies
+    /// What the records declare. Modules are in launch order (`LaunchOrder`) over their annotated dependencies
     /// (`depends=`); dependencies declared only in code are not in records, so not in this graph. Services are
     /// by protocol, then name; routes by scheme, then pattern; targets by name.
     public init(records: [AnnotationRecord]) {
@@ -110,24 +110,19 @@ public struct HiveGraph: Sendable, Hashable {
             targets: Array(Set(targets)).sorted { ($0.name, $0.typeName) < ($1.name, $1.typeName) })
     }
 
-    /// `ModuleOrder`'s rule: among the modules whose dependencies are placed, the first by level (basic first),
-    /// priority (higher first) and name goes next; modules caught in a cycle come last, in rank order.
+    /// The launch's own order (`LaunchOrder`), so the graph shows the order the module manager follows.
     private static func launchOrder(_ modules: [Module]) -> [Module] {
-        var remaining = Array(Set(modules)).sorted { a, b in
-            (a.level == .basic ? 0 : 1, -a.priority, a.typeName) < (b.level == .basic ? 0 : 1, -b.priority, b.typeName)
-        }
-        let names = Set(remaining.map(\.typeName))
-        var placed = Set<String>()
-        var order: [Module] = []
-        while !remaining.isEmpty {
-            let next = remaining.firstIndex { module in
-                module.dependencies.allSatisfy { placed.contains($0) || !names.contains($0) }
-            } ?? 0
-            let module = remaining.remove(at: next)
-            placed.insert(module.typeName)
-            order.append(module)
-        }
-        return order
+        let unique = Array(Set(modules))
+        return LaunchOrder.arrange(
+            count: unique.count,
+            ranksBefore: { a, b in
+                LaunchOrder.ranksBefore(
+                    (unique[a].level, unique[a].priority, unique[a].typeName),
+                    (unique[b].level, unique[b].priority, unique[b].typeName))
+            },
+            name: { unique[$0].typeName },
+            dependencies: { unique[$0].dependencies }
+        ).order.map { unique[$0] }
     }
 
     /// What the files declare, read offline; records that do not parse are left out (inspect and lint report

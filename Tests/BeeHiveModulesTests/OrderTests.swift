@@ -48,6 +48,29 @@ import Testing
         }
     }
 
+    /// `HiveGraph` draws modules through the launch's own rule, so what `beehive graph` and `Hive.graph()` show
+    /// is the order the module manager launches in, cycles included (their modules last, in rank order).
+    @Test func theGraphDrawsTheLaunchOrder() throws {
+        let modules = [
+            ModuleAnnotation(typeName: "Feature", level: .basic, priority: 100, dependencies: ["Core", "NotRegistered"]),
+            ModuleAnnotation(typeName: "Core", priority: 1),
+            ModuleAnnotation(typeName: "Other", level: .basic, priority: 50),
+            ModuleAnnotation(typeName: "Late", priority: -5, dependencies: ["Other"]),
+        ]
+        let launched = try ModuleOrder.sorted(modules.map {
+            descriptor($0.typeName, $0.level, priority: $0.priority, dependencies: $0.dependencies)
+        })
+        #expect(HiveGraph(records: annotationUpdate(modules).added).modules.map(\.typeName) == launched.map(\.name))
+
+        let cyclic = modules + [
+            ModuleAnnotation(typeName: "C", dependencies: ["A"]), ModuleAnnotation(typeName: "A", dependencies: ["B"]),
+            ModuleAnnotation(typeName: "B", level: .basic, dependencies: ["C"]),
+        ]
+        #expect(
+            HiveGraph(records: annotationUpdate(cyclic).added).modules.map(\.typeName)
+                == ["Other", "Core", "Feature", "Late", "B", "A", "C"])
+    }
+
     @Test func selfDependencyIsACycle() {
         #expect {
             try ModuleOrder.sorted([descriptor("Narcissus", dependencies: ["Narcissus"])])
