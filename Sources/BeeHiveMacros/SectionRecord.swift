@@ -39,7 +39,13 @@ struct SectionRecord {
     /// struct or enum, and its conformance records, only if something uses them, and an annotated type may have
     /// no other use. `checkedConformance` adds a function that returns the type as another existential
     /// metatype (a service's protocol), only for the compiler's check.
-    func declarations(in context: some MacroExpansionContext, checkedConformance: String? = nil) -> [DeclSyntax] {
+    ///
+    /// `protocolReference` (a service's protocol: the name recorded and the protocol as written) adds a reference
+    /// that returns the protocol as `Any.Type`, under the hash of the recorded name.
+    func declarations(
+        in context: some MacroExpansionContext, checkedConformance: String? = nil,
+        protocolReference: (name: String, source: String)? = nil
+    ) -> [DeclSyntax] {
         let bytes = Array(text.utf8) + [0]
         let recordType = "(" + repeatElement("Swift.UInt8", count: bytes.count).joined(separator: ", ") + ")"
         let recordValue = "(" + bytes.map(String.init).joined(separator: ", ") + ")"
@@ -74,6 +80,19 @@ struct SectionRecord {
             })
             """,
         ]
+        if let (name, source) = protocolReference {
+            // Lets the service manager know the protocol by name at start-up without a name lookup, which for a
+            // protocol scans every conformance record of the process.
+            declarations.append(
+                """
+                @section("\(raw: Self.types)") @used
+                private static let \(context.makeUniqueName("beeHiveProtocol")): (Swift.UInt64, @convention(c) (Swift.UnsafeRawPointer, Swift.UnsafeMutableRawPointer) -> Swift.Bool) = (\(raw: Self.hashLiteral(of: name)), { expected, result in
+                    guard expected == Swift.unsafeBitCast(Any.Type.self as Any.Type, to: Swift.UnsafeRawPointer.self) else { return false }
+                    result.initializeMemory(as: Any.Type.self, repeating: (any \(raw: source)).self, count: 1)
+                    return true
+                })
+                """)
+        }
         if let checkedConformance {
             declarations.append(
                 """

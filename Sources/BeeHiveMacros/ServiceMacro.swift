@@ -32,6 +32,6 @@ public struct ServiceMacro: MemberMacro {
         let text = "\(SectionRecord.version)|service|\(protocolName)|\(type.recordText)|scope=\(scope)|name=\(name?.value ?? "")"
         return SectionRecord(
             section: SectionRecord.services, text: text, type: type, conformance: "BeeHiveServices.ServiceImplementation"
-        ).declarations(in: context, checkedConformance: written.source)
+        ).declarations(in: context, checkedConformance: written.source, protocolReference: (protocolName, written.source))
     }
 }

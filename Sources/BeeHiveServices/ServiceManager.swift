@@ -512,7 +512,9 @@ public final class ServiceManager: Sendable {
 
     func knownType(named name: String) -> Any.Type? {
         if let known = state.withLock({ $0.knownTypes[name] }) { return known }
-        guard let type = ServiceTypeName.type(named: name) else { return nil }
+        // A protocol a Swift macro named comes with a reference: a name lookup of a protocol scans every
+        // conformance record of the process.
+        guard let type = TypeReferences.resolve(name, as: Any.Type.self) ?? ServiceTypeName.type(named: name) else { return nil }
         state.withLock { $0.knownTypes[name] = type }
         return type
     }

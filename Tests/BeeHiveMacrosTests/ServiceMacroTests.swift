@@ -60,6 +60,15 @@ import Testing
                         return true
                         })
 
+                    @section("beehive_types") @used
+                    private static let __macro_local_15beeHiveProtocolfMu_: (Swift.UInt64, @convention(c) (Swift.UnsafeRawPointer, Swift.UnsafeMutableRawPointer) -> Swift.Bool) = (0x230b9363d6998c75, { expected, result in
+                        guard expected == Swift.unsafeBitCast(Any.Type.self as Any.Type, to: Swift.UnsafeRawPointer.self) else {
+                                return false
+                            }
+                        result.initializeMemory(as: Any.Type.self, repeating: (any Interfaces.HomeService).self, count: 1)
+                        return true
+                        })
+
                     @used
                     private static func __macro_local_16beeHiveKeepAlivefMu_() -> any Interfaces.HomeService.Type {
                         Self.self

@@ -33,6 +33,19 @@ final class ReferencedServiceImpl: ReferencedService, SimpleServiceImplementatio
         #expect(TypeReferences.resolve("BeeHiveServicesTests.NotAnnotated", as: (any ServiceImplementation.Type).self) == nil)
     }
 
+    /// The service's protocol comes with a reference too, so that checking the record at start-up does not look
+    /// the protocol up by name (a scan of every conformance record of the process).
+    @Test func macroAnnotatedServiceProtocolResolvesThroughItsReference() throws {
+        _ = AnnotationRegistry.shared.refresh()
+        let type = try #require(TypeReferences.resolve("BeeHiveServicesTests.ReferencedService", as: Any.Type.self))
+        #expect(ObjectIdentifier(type) == ObjectIdentifier((any ReferencedService).self))
+        #expect(TypeReferences.resolve("BeeHiveServicesTests.ReferencedService", as: (any ServiceImplementation.Type).self) == nil)
+        let record = try #require(AnnotationRegistry.shared.records.first { $0.text.contains("|" + Self.typeName + "|") })
+        let manager = ServiceManager()
+        manager.apply(Records.update(added: [record]))
+        #expect(manager.validate().isEmpty)
+    }
+
     @Test func annotationFromThisProcessIsCreatedByTheManager() throws {
         _ = AnnotationRegistry.shared.refresh()
         let record = try #require(AnnotationRegistry.shared.records.first { $0.text.contains("|" + Self.typeName + "|") })
