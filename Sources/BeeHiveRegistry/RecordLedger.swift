@@ -32,7 +32,9 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     public func register(_ records: [AnnotationRecord], to consumer: Consumer) -> [Consumer.Diagnostic] {
         let (waiting, fresh) = state.withLock { state in
             let known = Set(state.pending)
-            let fresh = records.filter { consumer.consumes($0) && state.tokens[$0] == nil && !known.contains($0) }
+            let fresh = records.filter {
+                consumer.consumes($0) && (known.isEmpty || !known.contains($0)) && state.tokens[$0] == nil
+            }
             defer { state.pending.removeAll() }
             return (state.pending, fresh)
         }
@@ -41,11 +43,14 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
         let outcomes = consumer.register(offered)
         var diagnostics: [Consumer.Diagnostic] = []
         state.withLock { state in
+            // Each hash of a record reads its whole text, through value witnesses here (the ledger is generic):
+            // grow the table once, and look for a stale problem only when there are problems.
+            state.tokens.reserveCapacity(state.tokens.count + offered.count)
             for (index, (record, outcome)) in zip(offered, outcomes).enumerated() {
                 switch outcome {
                 case .registered(let token):
                     state.tokens[record] = token
-                    state.problems[record] = nil
+                    if !state.problems.isEmpty { state.problems[record] = nil }
                 case .refused(let diagnostic):
                     diagnostics.append(diagnostic)
                     state.problems[record] = diagnostic

@@ -19,23 +19,27 @@ enum ServiceTypeName {
         return String(name)
     }
 
-    /// The type named `name`: a top-level class by its dotted name, else a protocol by the mangled names its
-    /// dotted name can stand for. nil when nothing matches (protocol compositions, generic or local types).
+    /// The type named `name`: a protocol by the mangled names its dotted name can stand for, else a top-level
+    /// type by its dotted name. nil when nothing matches (protocol compositions, generic or local types).
+    ///
+    /// Protocols first, because services are mostly named by protocol and the dotted lookup of a protocol's name
+    /// fails only after scanning every type and conformance record of the process (tens of microseconds),
+    /// where the mangled protocol lookup reads only the protocol records.
     static func type(named name: String) -> Any.Type? {
-        if let type = _typeByName(name) { return type }
         let components = name.split(separator: ".", omittingEmptySubsequences: false)
         // A module and a protocol, with at most two enclosing types, whose kinds are not in the name.
-        guard (2...4).contains(components.count), components.allSatisfy(isPlainIdentifier) else { return nil }
-        let module = components[0] == "Swift" ? "s" : mangled(components[0])
-        let protocolPart = mangled(components[components.count - 1]) + "P_p"
-        var contexts = [module]
-        for component in components.dropFirst().dropLast() {
-            contexts = contexts.flatMap { prefix in ["V", "C", "O"].map { prefix + mangled(component) + $0 } }
+        if (2...4).contains(components.count), components.allSatisfy(isPlainIdentifier) {
+            let module = components[0] == "Swift" ? "s" : mangled(components[0])
+            let protocolPart = mangled(components[components.count - 1]) + "P_p"
+            var contexts = [module]
+            for component in components.dropFirst().dropLast() {
+                contexts = contexts.flatMap { prefix in ["V", "C", "O"].map { prefix + mangled(component) + $0 } }
+            }
+            for context in contexts {
+                if let type = _typeByName(context + protocolPart) { return type }
+            }
         }
-        for context in contexts {
-            if let type = _typeByName(context + protocolPart) { return type }
-        }
-        return nil
+        return _typeByName(name)
     }
 
     /// Whether `value` is an instance of `type`, which may be a protocol's existential type.
