@@ -1,32 +1,45 @@
-/// What a match read from its URL, kept as component indices and decoded only when a value is asked for: a
-/// handler that declines without looking costs one allocation (this object; up to eight captures, as many as
-/// the URL keeps inline, are stored inline), not a dictionary and a string per value.
+/// What a match read from its URL, kept as byte ranges of the URL's text and decoded only when a value is asked
+/// for: a handler that declines without looking costs one allocation (this object), not a dictionary and a
+/// string per value. Only the captured components and the query ranges are kept, not the whole parsed URL, so
+/// making one copies a few words rather than every component.
 final class MatchedURL: Sendable {
-    private let url: RouteURL
+    private typealias Component = RouteURL.Component
+
+    private let text: String
+    private let query: Range<Int>?
+    private let fragmentQuery: Range<Int>?
     /// The matched expansion's variables, in path order.
     private let variableNames: [String]
-    private let wildcardStart: Int?
     private let plusAsSpace: Bool
-    /// The index of the component each variable captured: inline when there are at most eight, else all spilled.
-    private let inlineCaptures: (Int, Int, Int, Int, Int, Int, Int, Int)
-    private let spilledCaptures: [Int]
+    /// The component each variable captured: inline when there are at most eight, else all spilled.
+    private let inlineCaptures: (Component, Component, Component, Component, Component, Component, Component, Component)
+    private let spilledCaptures: [Component]
+    /// What the `*` matched; nil when the route has none.
+    private let wildcard: [Component]?
 
-    init(_ url: RouteURL, variableNames: [String], captures: UnsafeBufferPointer<Int>, wildcardStart: Int?, plusAsSpace: Bool) {
-        self.url = url
+    init(
+        _ url: borrowing RouteURL, variableNames: [String], captures: UnsafeBufferPointer<Int>, wildcardStart: Int?,
+        plusAsSpace: Bool
+    ) {
+        text = url.text
+        query = url.query
+        fragmentQuery = url.fragmentQuery
         self.variableNames = variableNames
-        self.wildcardStart = wildcardStart
         self.plusAsSpace = plusAsSpace
-        func capture(_ position: Int) -> Int { position < captures.count ? captures[position] : 0 }
+        let components = url.components
+        let none = Component(start: 0, end: 0, isFragmentMarker: false, hasEscape: false, hasPlus: false)
+        func capture(_ position: Int) -> Component { position < captures.count ? components[captures[position]] : none }
         inlineCaptures = (capture(0), capture(1), capture(2), capture(3), capture(4), capture(5), capture(6), capture(7))
-        spilledCaptures = captures.count > 8 ? Array(captures) : []
+        spilledCaptures = captures.count > 8 ? captures.map { components[$0] } : []
+        wildcard = wildcardStart.map { Array(components[$0...]) }
     }
 
     /// The value of a route variable, else of the query items with this name (every value when repeated).
     func value(forKey key: String) -> RouteParameters.Value? {
         if let position = variableNames.firstIndex(of: key) { return .string(variable(at: position)) }
-        guard url.query != nil || url.fragmentQuery != nil else { return nil }
+        guard query != nil || fragmentQuery != nil else { return nil }
         var values: [String] = []
-        url.forEachQueryItem(plusAsSpace: plusAsSpace) { name, value in
+        forEachQueryItem { name, value in
             if name == key { values.append(value) }
         }
         switch values.count {
@@ -39,23 +52,29 @@ final class MatchedURL: Sendable {
     /// Every value, merged as JLRoutes merges them: query items, then route variables over them.
     var values: [String: RouteParameters.Value] {
         var values: [String: RouteParameters.Value] = [:]
-        url.forEachQueryItem(plusAsSpace: plusAsSpace) { name, value in RouteParameters.append(value, forKey: name, to: &values) }
+        forEachQueryItem { name, value in RouteParameters.append(value, forKey: name, to: &values) }
         for (position, name) in variableNames.enumerated() { values[name] = .string(variable(at: position)) }
         return values
     }
 
     /// What the `*` matched; nil when the route has none.
     var wildcardComponents: [String]? {
-        wildcardStart.map { start in url.components[start...].map { url.value(of: $0, plusAsSpace: plusAsSpace) } }
+        wildcard?.map { RouteURL.value(of: $0, in: text, plusAsSpace: plusAsSpace) }
+    }
+
+    private func forEachQueryItem(_ body: (_ name: String, _ value: String) -> Void) {
+        RouteURL.forEachQueryItem(in: text, query: query, fragmentQuery: fragmentQuery, plusAsSpace: plusAsSpace, body)
     }
 
     private func variable(at position: Int) -> String {
-        let index: Int
+        let component: Component
         if spilledCaptures.isEmpty {
-            index = withUnsafeBytes(of: inlineCaptures) { $0.load(fromByteOffset: position * MemoryLayout<Int>.stride, as: Int.self) }
+            component = withUnsafeBytes(of: inlineCaptures) {
+                $0.load(fromByteOffset: position * MemoryLayout<Component>.stride, as: Component.self)
+            }
         } else {
-            index = spilledCaptures[position]
+            component = spilledCaptures[position]
         }
-        return url.value(of: url.components[index], plusAsSpace: plusAsSpace)
+        return RouteURL.value(of: component, in: text, plusAsSpace: plusAsSpace)
     }
 }

@@ -30,7 +30,5 @@ final class RouteDefinition: Sendable {
         RouteRank(priority: priority, order: firstOrder + UInt64(offset))
     }
 
-    var descriptor: RouteDescriptor {
-        RouteDescriptor(id: id, pattern: pattern, scheme: scheme, priority: priority, handler: handlerDescription, origin: origin)
-    }
+    var descriptor: RouteDescriptor { RouteDescriptor(self) }
 }

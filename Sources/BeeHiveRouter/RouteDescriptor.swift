@@ -1,18 +1,42 @@
 /// A registered route as the router reports it.
+///
+/// It refers to the router's own record of the route, so that handing one out with every match costs one
+/// retain rather than a copy of each field.
 public struct RouteDescriptor: Sendable, Hashable, CustomStringConvertible {
-    public let id: RouteID
-    public let pattern: RoutePattern
+    private let definition: RouteDefinition
+
+    init(_ definition: RouteDefinition) {
+        self.definition = definition
+    }
+
+    public var id: RouteID { definition.id }
+    public var pattern: RoutePattern { definition.pattern }
     /// nil for the global table.
-    public let scheme: String?
-    public let priority: Int
+    public var scheme: String? { definition.scheme }
+    public var priority: Int { definition.priority }
     /// What handles the route: a closure, a ``RouteHandler`` type or the `Decodable` type a typed handler
     /// receives, by name.
-    public let handler: String
+    public var handler: String { definition.handlerDescription }
     /// Where the route was registered: `file:line` of the `addRoute` call, or the annotation record's object.
-    public let origin: String
+    public var origin: String { definition.origin }
 
     /// `handler` of a route whose handler is a closure, which has no type name.
     package static let closureHandler = "closure"
+
+    public static func == (lhs: RouteDescriptor, rhs: RouteDescriptor) -> Bool {
+        lhs.definition === rhs.definition
+            || (lhs.id == rhs.id && lhs.pattern == rhs.pattern && lhs.scheme == rhs.scheme && lhs.priority == rhs.priority
+                && lhs.handler == rhs.handler && lhs.origin == rhs.origin)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(pattern)
+        hasher.combine(scheme)
+        hasher.combine(priority)
+        hasher.combine(handler)
+        hasher.combine(origin)
+    }
 
     public var description: String {
         "\(scheme.map { "\($0): " } ?? "")\(pattern.text) (priority \(priority), \(id))"

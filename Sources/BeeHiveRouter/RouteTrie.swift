@@ -21,6 +21,11 @@ struct RouteTrie: Sendable {
         var isEmpty: Bool {
             literals.isEmpty && variable < 0 && fragment < 0 && routes.isEmpty && wildcardRoutes.isEmpty
         }
+
+        /// The next entry of its routes or of its wildcard routes: read in place, so the list is not retained.
+        func next(wildcard: Bool, from position: inout RouteList.Position) -> RouteEntry? {
+            wildcard ? wildcardRoutes.next(from: &position) : routes.next(from: &position)
+        }
     }
 
     private enum Edge {
@@ -94,24 +99,27 @@ struct RouteTrie: Sendable {
         }
     }
 
-    /// Calls `body` with every route that fits the URL, best ranked first, with the index of the URL component
+    /// Calls `body` with the URL and every route that fits it, best ranked first, with the index of the URL component
     /// each of its variables captured and the first component its wildcard matched, until `body` returns a
-    /// result; returns that result, or nil when every route was declined.
+    /// result; returns that result, or nil when every route was declined. The URL is handed to `body` rather
+    /// than captured by it, since a closure's captures are copies.
     ///
     /// One walk collects the route lists that fit (each already in rank order); a heap merges them, so the
     /// routes come out in rank order without sorting them all, and stopping early skips the rest. A URL that one
     /// list fits, the common case, allocates nothing here.
     func firstCandidate<Result>(
-        _ url: RouteURL, _ body: (_ entry: RouteEntry, _ captures: UnsafeBufferPointer<Int>, _ wildcardStart: Int?) -> Result?
+        _ url: borrowing RouteURL,
+        _ body: (_ url: borrowing RouteURL, _ entry: RouteEntry, _ captures: UnsafeBufferPointer<Int>, _ wildcardStart: Int?) -> Result?
     ) -> Result? {
         let count = url.components.count
         return Self.withScratch(of: Int.self, capacity: count + 1) { firstCaptures -> Result? in
             var first: Hit?
             var hits: [Hit] = []
             var pool: [Int] = []
-            walk(url) { routes, captures, wildcardStart in
+            walk(url) { node, isWildcard, captures, wildcardStart in
                 guard let head = first else {
-                    first = Hit(routes: routes, captureStart: 0, captureCount: captures.count, wildcardStart: wildcardStart)
+                    first = Hit(
+                        node: node, isWildcard: isWildcard, captureStart: 0, captureCount: captures.count, wildcardStart: wildcardStart)
                     if let base = captures.baseAddress { firstCaptures.update(from: base, count: captures.count) }
                     return
                 }
@@ -119,40 +127,49 @@ struct RouteTrie: Sendable {
                     hits.append(head)
                     pool.append(contentsOf: UnsafeBufferPointer(start: firstCaptures, count: head.captureCount))
                 }
-                hits.append(Hit(routes: routes, captureStart: pool.count, captureCount: captures.count, wildcardStart: wildcardStart))
+                hits.append(
+                    Hit(
+                        node: node, isWildcard: isWildcard, captureStart: pool.count, captureCount: captures.count,
+                        wildcardStart: wildcardStart))
                 pool.append(contentsOf: captures)
             }
             guard let only = first else { return nil }
-            if hits.isEmpty {
-                let captures = UnsafeBufferPointer(start: firstCaptures, count: only.captureCount)
-                var position = RouteList.Position()
-                while let entry = only.routes.next(from: &position) {
-                    if let result = body(entry, captures, only.wildcardStart) { return result }
+            return nodes.withUnsafeBufferPointer { nodes -> Result? in
+                let nodes = nodes.baseAddress!
+                if hits.isEmpty {
+                    let captures = UnsafeBufferPointer(start: firstCaptures, count: only.captureCount)
+                    let node = nodes + Int(only.node)
+                    var position = RouteList.Position()
+                    while let entry = node.pointee.next(wildcard: only.isWildcard, from: &position) {
+                        if let result = body(url, entry, captures, only.wildcardStart) { return result }
+                    }
+                    return nil
                 }
-                return nil
-            }
-            return pool.withUnsafeBufferPointer { pool -> Result? in
-                var heap = CandidateHeap(hits)
-                while let next = heap.popFirst() {
-                    let (entry, hit) = next
-                    let captures = UnsafeBufferPointer(rebasing: pool[hit.captureStart..<(hit.captureStart + hit.captureCount)])
-                    if let result = body(entry, captures, hit.wildcardStart) { return result }
+                return pool.withUnsafeBufferPointer { pool -> Result? in
+                    var heap = CandidateHeap(hits, nodes: nodes)
+                    while let next = heap.popFirst() {
+                        let (entry, hit) = next
+                        let captures = UnsafeBufferPointer(rebasing: pool[hit.captureStart..<(hit.captureStart + hit.captureCount)])
+                        if let result = body(url, entry, captures, hit.wildcardStart) { return result }
+                    }
+                    return nil
                 }
-                return nil
             }
         }
     }
 
     /// Whether some route fits the URL.
-    func matches(_ url: RouteURL) -> Bool {
+    func matches(_ url: borrowing RouteURL) -> Bool {
         var found = false
-        walk(url) { _, _, _ in found = true }
+        walk(url) { _, _, _, _ in found = true }
         return found
     }
 
     /// A route list the walk found, with what the variables on the way to it captured.
     private struct Hit {
-        let routes: RouteList
+        /// The node whose routes, or wildcard routes, fit: an index, so that keeping it retains nothing.
+        let node: Int32
+        let isWildcard: Bool
         /// Where its capture indices start in the pool (or in the first hit's scratch memory).
         let captureStart: Int
         let captureCount: Int
@@ -163,6 +180,8 @@ struct RouteTrie: Sendable {
     /// reordering it moves and retains nothing.
     private struct CandidateHeap {
         private let hits: [Hit]
+        /// The trie's nodes, valid while the heap is in use.
+        private let nodes: UnsafePointer<Node>
         /// Per hit: its list's next entry (nil once the list is read out), that entry's rank, and where the
         /// reading of its list stands.
         private var entries: [RouteEntry?] = []
@@ -170,15 +189,16 @@ struct RouteTrie: Sendable {
         private var positions: [RouteList.Position] = []
         private var heap: [Int] = []
 
-        init(_ hits: [Hit]) {
+        init(_ hits: [Hit], nodes: UnsafePointer<Node>) {
             self.hits = hits
+            self.nodes = nodes
             entries.reserveCapacity(hits.count)
             ranks.reserveCapacity(hits.count)
             positions.reserveCapacity(hits.count)
             heap.reserveCapacity(hits.count)
             for (index, hit) in hits.enumerated() {
                 var position = RouteList.Position()
-                let entry = hit.routes.next(from: &position)
+                let entry = nodes[Int(hit.node)].next(wildcard: hit.isWildcard, from: &position)
                 entries.append(entry)
                 ranks.append(entry?.rank ?? RouteRank(priority: 0, order: 0))
                 positions.append(position)
@@ -191,7 +211,7 @@ struct RouteTrie: Sendable {
         mutating func popFirst() -> (RouteEntry, Hit)? {
             guard let top = heap.first, let entry = entries[top] else { return nil }
             let hit = hits[top]
-            if let next = hit.routes.next(from: &positions[top]) {
+            if let next = nodes[Int(hit.node)].next(wildcard: hit.isWildcard, from: &positions[top]) {
                 entries[top] = next
                 ranks[top] = next.rank
             } else {
@@ -229,12 +249,13 @@ struct RouteTrie: Sendable {
     }
 
     /// Visits every node the URL reaches (a literal child and the variable child at each depth, the fragment
-    /// child at the fragment marker) and calls `visit` with each route list that fits: the wildcard routes of
+    /// child at the fragment marker) and calls `visit` with each node whose route list fits: the wildcard routes of
     /// every node on the way and the routes of the nodes where the URL ends. An explicit stack, at most two steps
     /// per URL component, replaces recursion, so a URL of any depth is walked in constant call-stack space. The
     /// walk allocates nothing for URLs of up to 128 components unless a component needs percent-decoding.
     private func walk(
-        _ url: RouteURL, _ visit: (_ routes: RouteList, _ captures: UnsafeBufferPointer<Int>, _ wildcardStart: Int?) -> Void
+        _ url: borrowing RouteURL,
+        _ visit: (_ node: Int32, _ isWildcard: Bool, _ captures: UnsafeBufferPointer<Int>, _ wildcardStart: Int?) -> Void
     ) {
         let count = url.components.count
         url.withBytes { bytes in
@@ -253,11 +274,11 @@ struct RouteTrie: Sendable {
                                 // Through a pointer, so reading a node's fields retains nothing.
                                 let node = nodes.baseAddress! + Int(step.node)
                                 if !node.pointee.wildcardRoutes.isEmpty {
-                                    visit(node.pointee.wildcardRoutes, UnsafeBufferPointer(start: captures, count: captured), index)
+                                    visit(step.node, true, UnsafeBufferPointer(start: captures, count: captured), index)
                                 }
                                 guard index < count else {
                                     if !node.pointee.routes.isEmpty {
-                                        visit(node.pointee.routes, UnsafeBufferPointer(start: captures, count: captured), nil)
+                                        visit(step.node, false, UnsafeBufferPointer(start: captures, count: captured), nil)
                                     }
                                     continue
                                 }

@@ -5,7 +5,10 @@
 /// is the host (when it is not a domain name, an IP literal or `localhost`, or when the host is always a path
 /// component), then the path, then, when the fragment is a path (`#/view/42`), a fragment marker followed by
 /// the fragment's components. Empty components are skipped, so `a//b/` is `a`, `b`.
-struct RouteURL {
+///
+/// Not copyable: it is large (the inline components), and a copy would also retain its text, so the router
+/// borrows the one it read all the way down instead of letting copies slip in.
+struct RouteURL: ~Copyable {
     /// Three words with no tail padding (its size is its stride), so that eight of them stored inline can be read
     /// as one buffer.
     struct Component {
@@ -78,8 +81,13 @@ struct RouteURL {
 
     /// A component's value: percent-decoded, with `+` as a space when asked; `#` for the fragment marker.
     func value(of component: Component, plusAsSpace: Bool) -> String {
+        Self.value(of: component, in: text, plusAsSpace: plusAsSpace)
+    }
+
+    /// The same, for a component of `text` kept apart from its URL (``MatchedURL``).
+    static func value(of component: Component, in text: String, plusAsSpace: Bool) -> String {
         if component.isFragmentMarker { return "#" }
-        return withBytes { bytes in
+        return withBytes(of: text) { bytes in
             let slice = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
             guard component.hasEscape || (plusAsSpace && component.hasPlus) else {
                 return String(decoding: slice, as: UTF8.self)
@@ -91,7 +99,15 @@ struct RouteURL {
     /// Every `name=value` pair of the query and of the fragment's query, in order, decoded. Items without `=`
     /// carry nothing and are skipped; an empty name (`?=v`) is kept, as in JLRoutes.
     func forEachQueryItem(plusAsSpace: Bool, _ body: (_ name: String, _ value: String) -> Void) {
-        withBytes { bytes in
+        Self.forEachQueryItem(in: text, query: query, fragmentQuery: fragmentQuery, plusAsSpace: plusAsSpace, body)
+    }
+
+    /// The same, for query ranges of `text` kept apart from its URL (``MatchedURL``).
+    static func forEachQueryItem(
+        in text: String, query: Range<Int>?, fragmentQuery: Range<Int>?, plusAsSpace: Bool,
+        _ body: (_ name: String, _ value: String) -> Void
+    ) {
+        withBytes(of: text) { bytes in
             func items(in range: Range<Int>) {
                 var itemStart = range.lowerBound
                 for index in range.lowerBound...range.upperBound where index == range.upperBound || bytes[index] == UInt8(ascii: "&") {

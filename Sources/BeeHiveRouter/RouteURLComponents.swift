@@ -22,7 +22,17 @@ extension RouteURL {
         subscript(position: Int) -> Component {
             precondition(position >= 0 && position < count, "component index out of range")
             if !spilled.isEmpty { return spilled[position] }
-            return withUnsafeBytes(of: inline) { $0.load(fromByteOffset: position * MemoryLayout<Component>.stride, as: Component.self) }
+            // A switch rather than the tuple's bytes: reading those would copy the whole tuple first.
+            switch position {
+            case 0: return inline.0
+            case 1: return inline.1
+            case 2: return inline.2
+            case 3: return inline.3
+            case 4: return inline.4
+            case 5: return inline.5
+            case 6: return inline.6
+            default: return inline.7
+            }
         }
 
         mutating func append(_ component: Component) {

@@ -346,7 +346,8 @@ public final class Router: Sendable {
     public func canRoute(_ url: String) -> Bool {
         let snapshot = snapshot(for: url)
         let parsed = snapshot.configuration.read(url)
-        let matches = snapshot.primary.matches(parsed) || snapshot.fallback?.matches(parsed) == true
+        var matches = snapshot.primary.matches(parsed)
+        if !matches, let fallback = snapshot.fallback { matches = fallback.matches(parsed) }
         endReading()
         return matches || declaresDeferredRoute(for: url)
     }
@@ -441,21 +442,30 @@ public final class Router: Sendable {
     /// The first match whose handler accepts the URL (or simply the first match), in the primary table then in
     /// the fallback table. One walk of each table lists the routes that fit, best first, so declining handlers
     /// cost linear time; each candidate's parameters are read from the URL only when its handler asks.
-    private func resolve(_ url: RouteURL, in snapshot: Snapshot, caller: RouteParameters?, runningHandlers: Bool) -> RouteMatch? {
+    private func resolve(
+        _ url: borrowing RouteURL, in snapshot: borrowing Snapshot, caller: RouteParameters?, runningHandlers: Bool
+    ) -> RouteMatch? {
         let plusAsSpace = snapshot.configuration.decodesPlusSymbols
-        func resolve(in trie: RouteTrie) -> RouteMatch? {
-            trie.firstCandidate(url) { entry, captures, wildcardStart in
-                let parameters = Self.parameters(
-                    for: entry, captures: captures, wildcardStart: wildcardStart, in: url, caller: caller, plusAsSpace: plusAsSpace)
-                guard !runningHandlers || entry.definition.handler(parameters) else { return nil }
-                return RouteMatch(route: entry.definition.descriptor, parameters: parameters)
-            }
+        var match = Self.resolve(url, in: snapshot.primary, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
+        if match == nil, let fallback = snapshot.fallback {
+            match = Self.resolve(url, in: fallback, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
         }
-        let match = resolve(in: snapshot.primary) ?? snapshot.fallback.flatMap(resolve(in:))
         endReading()
         guard let match else { return nil }
         HiveObserver.routeMatched()
         return match
+    }
+
+    /// The first match in one table; the URL is borrowed all the way, so matching copies none of it.
+    private static func resolve(
+        _ url: borrowing RouteURL, in trie: borrowing RouteTrie, caller: RouteParameters?, runningHandlers: Bool, plusAsSpace: Bool
+    ) -> RouteMatch? {
+        trie.firstCandidate(url) { url, entry, captures, wildcardStart in
+            let parameters = parameters(
+                for: entry, captures: captures, wildcardStart: wildcardStart, in: url, caller: caller, plusAsSpace: plusAsSpace)
+            guard !runningHandlers || entry.definition.handler(parameters) else { return nil }
+            return RouteMatch(route: entry.definition.descriptor, parameters: parameters)
+        }
     }
 
     /// Called after reading a snapshot's tables, while the snapshot still holds them. The tables are read without
@@ -469,7 +479,7 @@ public final class Router: Sendable {
     /// JLRoutes' merge order: query parameters, then route variables, then the caller's values, then the
     /// reserved keys, each overriding the previous. The first two stay in the URL until a handler reads them.
     private static func parameters(
-        for entry: RouteEntry, captures: UnsafeBufferPointer<Int>, wildcardStart: Int?, in url: RouteURL,
+        for entry: RouteEntry, captures: UnsafeBufferPointer<Int>, wildcardStart: Int?, in url: borrowing RouteURL,
         caller: RouteParameters?, plusAsSpace: Bool
     ) -> RouteParameters {
         var parameters = caller ?? RouteParameters()
@@ -485,7 +495,7 @@ public final class Router: Sendable {
     }
 
     private static func request(
-        for url: RouteURL, caller: RouteParameters?, redirects: [String], plusAsSpace: Bool
+        for url: borrowing RouteURL, caller: RouteParameters?, redirects: [String], plusAsSpace: Bool
     ) -> RouteRequest {
         RouteRequest(
             url: url.text, scheme: url.scheme,
