@@ -16,10 +16,9 @@ struct PluginDeclarations: Sendable {
             for record in plugin.records {
                 if record.kind == .module { carriesModules = true }
                 let identity = record.identity
-                guard let earlier = first[identity] else {
-                    first[identity] = position
-                    continue
-                }
+                // One hash for the usual identity, declared once; a repeated one is put back.
+                guard let earlier = first.updateValue(position, forKey: identity) else { continue }
+                first[identity] = earlier
                 guard earlier != position else { continue }
                 if repeated[identity]?.contains(plugin.path) != true {
                     repeated[identity, default: [plugins[earlier].path]].append(plugin.path)

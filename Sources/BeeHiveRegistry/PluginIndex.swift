@@ -60,11 +60,14 @@ public struct PluginIndex: Sendable {
         var cacheIsCurrent = cacheDiagnostics.isEmpty
         // Entries of the cache that a file of the folder has now; any other is of a file gone.
         var matchedEntries = 0
+        let cachedEntries = cached?.entries ?? []
+        var nextEntry = 0
         let user = geteuid()
         let names = pluginFileNames(in: directory)
         plugins.reserveCapacity(names.count)
+        let prefix = folder + "/"
         for name in names {
-            let path = folder + "/" + name
+            let path = prefix + name
             var before = stat()
             guard fstatat(dirfd(directory), name, &before, 0) == 0 else {
                 problems.append(RegistryDiagnostic(.unreadableObject(reason: String(cString: strerror(errno))), objectPath: path))
@@ -80,7 +83,11 @@ public struct PluginIndex: Sendable {
                 continue
             }
             let stamp = PluginFileStamp(before)
-            if let cached, let entry = cached.entries[name] {
+            // Both are ordered by name: entries passed over are of files gone.
+            while nextEntry < cachedEntries.count, cachedEntries[nextEntry].name < name { nextEntry += 1 }
+            if nextEntry < cachedEntries.count, cachedEntries[nextEntry].name == name, let cached {
+                let entry = cachedEntries[nextEntry].entry
+                nextEntry += 1
                 matchedEntries += 1
                 if entry.stamp == stamp, let records = PluginIndexCacheFormat.records(of: entry, in: cached.bytes, path: path) {
                     plugins.append(

@@ -38,10 +38,11 @@ package enum PluginIndexCacheFormat {
         let sectionCount: Int
     }
 
-    /// A decoded cache: the bytes it was read from and its entries, by file name.
+    /// A decoded cache: the bytes it was read from and its entries, ordered by file name as the index orders
+    /// its plugins, so that the index meets each entry walking both in step, without hashing a name.
     struct Decoded {
         let bytes: [UInt8]
-        let entries: [String: Entry]
+        let entries: [(name: String, entry: Entry)]
         /// Names of entries that are not plain file names of the folder.
         let outside: [String]
     }
@@ -53,49 +54,54 @@ package enum PluginIndexCacheFormat {
         append(version, to: &out)
         append(UInt32(0), to: &out)
         append(UInt64(0), to: &out)
-        out.append(contentsOf: folder.utf8)
+        appendUTF8(folder, limit: Int.max, to: &out)
         out.append(0)
         append(UInt32(plugins.count), to: &out)
         for plugin in plugins {
-            let name = Array(plugin.fileName.utf8.prefix(Int(UInt16.max)))
-            append(UInt16(name.count), to: &out)
-            out.append(contentsOf: name)
+            append(UInt16(min(plugin.fileName.utf8.count, Int(UInt16.max))), to: &out)
+            appendUTF8(plugin.fileName, limit: Int(UInt16.max), to: &out)
             let stamp = plugin.stamp
-            for value in [stamp.size, stamp.modified.seconds, stamp.modified.nanoseconds, stamp.changed.seconds, stamp.changed.nanoseconds] {
-                append(UInt64(bitPattern: value), to: &out)
-            }
+            append(stamp.size, to: &out)
+            append(stamp.modified.seconds, to: &out)
+            append(stamp.modified.nanoseconds, to: &out)
+            append(stamp.changed.seconds, to: &out)
+            append(stamp.changed.nanoseconds, to: &out)
             append(stamp.inode, to: &out)
             append(stamp.device, to: &out)
-            let buildID = Array((plugin.buildID ?? "").utf8.prefix(Int(UInt8.max)))
             out.append((plugin.isAnnotated ? 1 : 0) | (plugin.buildID == nil ? 0 : 2))
-            out.append(UInt8(buildID.count))
-            out.append(contentsOf: buildID)
+            let buildID = plugin.buildID ?? ""
+            out.append(UInt8(min(buildID.utf8.count, Int(UInt8.max))))
+            appendUTF8(buildID, limit: Int(UInt8.max), to: &out)
             // Sections in the order their records come, so that the records decode in the order they were read.
-            var sections: [(number: Int, records: [AnnotationRecord])] = []
+            var sections: [(number: Int, records: [(offset: Int, text: String)])] = []
             for record in plugin.records {
-                guard let number = SectionName.all.firstIndex(of: record.origin.section) else { continue }
+                let origin = record.origin
+                guard let number = SectionName.all.firstIndex(of: origin.section) else { continue }
+                let placed = (origin.offset, record.text)
                 if let known = sections.firstIndex(where: { $0.number == number }) {
-                    sections[known].records.append(record)
+                    sections[known].records.append(placed)
                 } else {
-                    sections.append((number, [record]))
+                    sections.append((number, [placed]))
                 }
             }
             out.append(UInt8(sections.count))
             for (number, records) in sections {
                 out.append(UInt8(number))
                 append(UInt32(records.count), to: &out)
-                var image: [UInt8] = []
-                for record in records.sorted(by: { $0.origin.offset < $1.origin.offset }) {
-                    let offset = record.origin.offset
-                    if image.count < offset { image += repeatElement(0, count: offset - image.count) }
+                let lengthAt = out.count
+                append(UInt32(0), to: &out)
+                let image = out.count
+                let ordered = zip(records, records.dropFirst()).allSatisfy { $0.offset < $1.offset }
+                for (offset, text) in ordered ? records : records.sorted(by: { $0.offset < $1.offset }) {
+                    let position = image + offset
+                    if out.count < position { out.append(contentsOf: repeatElement(0, count: position - out.count)) }
                     // Records overlapping one another cannot come from one section; the count check at
                     // decoding then refuses the entry.
-                    image.removeSubrange(min(offset, image.count)...)
-                    image += record.text.utf8
-                    image.append(0)
+                    if out.count > position { out.removeSubrange(position...) }
+                    appendUTF8(text, limit: Int.max, to: &out)
+                    out.append(0)
                 }
-                append(UInt32(image.count), to: &out)
-                out += image
+                withUnsafeBytes(of: UInt32(out.count - image).littleEndian) { out.replaceSubrange(lengthAt..<(lengthAt + 4), with: $0) }
             }
         }
         let sum = out.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[headerSize...])) }
@@ -106,14 +112,16 @@ package enum PluginIndexCacheFormat {
     /// The entries of a cache of `folder`. Checks the header, the checksum and every length; the records
     /// are parsed later, only for the entries of files the folder holds (`records(of:in:path:)`).
     static func decode(_ bytes: [UInt8], folder: String) throws(Failure) -> Decoded {
-        let read: Result<([String: Entry], [String]), Failure> = bytes.withUnsafeBytes { raw in
+        let read: Result<([(name: String, entry: Entry)], [String]), Failure> = bytes.withUnsafeBytes { raw in
             Result { () throws(Failure) in try table(of: raw, folder: folder) }
         }
         let (entries, outside) = try read.get()
         return Decoded(bytes: bytes, entries: entries, outside: outside)
     }
 
-    private static func table(of raw: UnsafeRawBufferPointer, folder: String) throws(Failure) -> ([String: Entry], [String]) {
+    private static func table(
+        of raw: UnsafeRawBufferPointer, folder: String
+    ) throws(Failure) -> ([(name: String, entry: Entry)], [String]) {
         guard raw.count >= headerSize,
             memcmp(raw.baseAddress!, magic.utf8Start, magic.utf8CodeUnitCount) == 0
         else {
@@ -131,7 +139,7 @@ package enum PluginIndexCacheFormat {
         guard cachedFolder.elementsEqual(folder.utf8) else { throw .foreign(String(decoding: cachedFolder, as: UTF8.self)) }
         reader.offset = folderEnd + 1
         guard let count = reader.u32(), Int(count) <= raw.count / 60 else { throw .corrupt("bad plugin count") }
-        var entries: [String: Entry] = [:]
+        var entries: [(name: String, entry: Entry)] = []
         entries.reserveCapacity(Int(count))
         var outside: [String] = []
         for number in 0..<Int(count) {
@@ -141,7 +149,8 @@ package enum PluginIndexCacheFormat {
                 outside.append(name)
                 continue
             }
-            guard entries.updateValue(entry.entry, forKey: name) == nil else { throw .corrupt("plugin \(name) listed twice") }
+            if let last = entries.last?.name, !(last < name) { throw .corrupt("plugin \(name) out of order or listed twice") }
+            entries.append((name, entry.entry))
         }
         guard reader.offset == raw.count else { throw .corrupt("bytes after the last plugin") }
         return (entries, outside)
@@ -153,12 +162,16 @@ package enum PluginIndexCacheFormat {
         bytes.withUnsafeBytes { raw -> [AnnotationRecord]? in
             var reader = Reader(UnsafeRawBufferPointer(rebasing: raw[..<entry.sections.upperBound]), at: entry.sections.lowerBound)
             var records: [AnnotationRecord] = []
+            var diagnostics: [RegistryDiagnostic] = []
             for _ in 0..<entry.sectionCount {
                 guard let number = reader.u8(), let count = reader.u32(), let length = reader.u32(), let image = reader.bytes(length)
                 else { return nil }
-                let parsed = RecordParser.records(inSection: SectionName.all[Int(number)], bytes: image, objectPath: path)
-                guard parsed.diagnostics.isEmpty, parsed.records.count == Int(count) else { return nil }
-                if records.isEmpty { records = parsed.records } else { records += parsed.records }
+                let before = records.count
+                if records.isEmpty { records.reserveCapacity(entry.sectionCount * Int(min(count, 64))) }
+                // Parsed into one array for the whole plugin, as a section read from a file is parsed.
+                RecordParser.parse(
+                    SectionBytes(copying: image, section: SectionName.all[Int(number)], objectPath: path), into: &records, &diagnostics)
+                guard diagnostics.isEmpty, records.count - before == Int(count) else { return nil }
             }
             return records
         }
@@ -168,7 +181,8 @@ package enum PluginIndexCacheFormat {
     static func isPlainFileName(_ bytes: UnsafeRawBufferPointer) -> Bool {
         !bytes.isEmpty && !bytes.contains(UInt8(ascii: "/")) && !bytes.contains(0)
             && !bytes.elementsEqual([0x2E]) && !bytes.elementsEqual([0x2E, 0x2E])
-            && String(validating: bytes, as: UTF8.self) != nil
+            // ASCII is valid UTF-8; only other names need the standard library's check.
+            && (bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil)
     }
 
     /// 64 bits at a time: each step multiplies by an odd constant and folds the high bits down, both
@@ -192,6 +206,12 @@ package enum PluginIndexCacheFormat {
 
     private static func append<Value: FixedWidthInteger>(_ value: Value, to out: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    /// The first `limit` bytes of `text`, copied at once: appending its `utf8` view went byte by byte.
+    private static func appendUTF8(_ text: String, limit: Int, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0.prefix(limit))) }
     }
 
     /// Reads fields off a buffer; every read returns nil past its end.
