@@ -7,7 +7,7 @@ import Glibc
 /// ```
 /// header   "BHPINDEX"  version: u32 (2)  zero: u32  checksum: u64 (of everything after the header)
 /// folder   its path, NUL-terminated
-/// count    u32, then each plugin:
+/// count    u32, then each plugin, ordered by file name:
 ///   name length: u16, name
 ///   size, modified seconds, modified nanoseconds, changed seconds, changed nanoseconds: i64; inode, device: u64
 ///   flags: u8 (1 annotated, 2 has a build-id), build-id length: u8, build-id (hex)
@@ -33,7 +33,7 @@ package enum PluginIndexCacheFormat {
         let stamp: PluginFileStamp
         let buildID: String?
         let isAnnotated: Bool
-        /// The byte range of the entry's sections, read by `records(of:path:)`.
+        /// The byte range of the entry's sections, read by `records(of:in:path:)`.
         let sections: Range<Int>
         let sectionCount: Int
     }
@@ -47,6 +47,7 @@ package enum PluginIndexCacheFormat {
         let outside: [String]
     }
 
+    /// The cache of `folder` holding `plugins`, in index order (by file name, which decoding checks).
     package static func encode(_ plugins: [IndexedPlugin], folder: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(headerSize + folder.utf8.count + plugins.reduce(0) { $0 + 160 + $1.records.count * 96 })
