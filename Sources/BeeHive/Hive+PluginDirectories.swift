@@ -72,7 +72,7 @@ extension Hive {
         logger.info("added plugin folder", metadata: ["folder": "\(index.folder)", "plugins": "\(index.plugins.count)"])
         // Modules take part in the launch order, so their plugins load now rather than on first use, unless
         // every module of the plugin is on-demand.
-        for plugin in index.plugins where plugin.loadsAtLaunch {
+        for plugin in index.pluginsWithModules where plugin.loadsAtLaunch {
             guard let module = plugin.records.first(where: { $0.kind == .module }) else { continue }
             do throws(DeferredPluginError) {
                 _ = try plugins.load(declaring: module.identity)
@@ -160,13 +160,15 @@ extension Hive {
     private static func missingDependencies(
         of index: PluginIndex, among earlier: [PluginIndex], linked: [AnnotationRecord], registered: [String]
     ) -> [HiveDiagnostic] {
+        let modulePlugins = index.pluginsWithModules
+        guard !modulePlugins.isEmpty else { return [] }
         var provided = Set(registered)
         // Only module records make strings: this runs at every folder add.
-        for record in ([index] + earlier).lazy.flatMap({ $0.plugins.lazy.flatMap(\.records) }) + linked where record.kind == .module {
+        for record in ([index] + earlier).lazy.flatMap({ $0.pluginsWithModules.lazy.flatMap(\.records) }) + linked where record.kind == .module {
             if case .module(let module) = record.payload { provided.insert(module.typeName) }
         }
         var found: [HiveDiagnostic] = []
-        for plugin in index.plugins {
+        for plugin in modulePlugins {
             for record in plugin.records where record.kind == .module {
                 guard case .module(let module) = record.payload else { continue }
                 for dependency in module.dependencies where !provided.contains(dependency) {

@@ -13,14 +13,17 @@ final class PluginDirectories: Sendable {
 
     private struct State {
         var folders: [Folder] = []
-        /// By the identity a service lookup asks with (see `ServiceManager.deferredIdentity(of:)`).
+        /// Declared services that a lookup spells another way, by the identity it asks with (see
+        /// `ServiceManager.deferredIdentity(ofDeclared:)`).
         var services: [RecordIdentity: RecordIdentity] = [:]
-        var targets: [String: RecordIdentity] = [:]
         var routes: [RouteID: RecordIdentity] = [:]
         var routeIdentities: Set<RecordIdentity> = []
-        /// Route records of added folders without placeholders yet: parsing 100 patterns cost a third of
-        /// adding a folder, so they are made at the first route lookup instead, off the launch path.
-        var pendingRoutes: [AnnotationRecord] = []
+        /// Indexes of added folders whose services are not looked through for `services` yet: done at the
+        /// first service lookup, off the launch path.
+        var pendingDeclarations: [PluginIndex] = []
+        /// Indexes of added folders whose routes have no placeholders yet: parsing 100 patterns cost a third
+        /// of adding a folder, so they are made at the first route lookup instead.
+        var pendingRoutes: [PluginIndex] = []
         /// Plugins loaded while their routes were pending: those get no placeholder.
         var loadedWhilePending: Set<String> = []
         var firstUses: [PluginFirstUse] = []
@@ -43,27 +46,26 @@ final class PluginDirectories: Sendable {
         let added = state.withLock { state in
             guard !state.folders.contains(where: { $0.index.folder == folder.index.folder }) else { return false }
             state.folders.append(folder)
-            for record in folder.index.plugins.lazy.flatMap(\.records) {
-                // A route needs no strings until its placeholder is made.
-                if record.kind == .route {
-                    state.pendingRoutes.append(record)
-                    continue
-                }
-                switch record.payload {
-                case .service(let service):
-                    let key = ServiceManager.deferredIdentity(of: service)
-                    if state.services[key] == nil { state.services[key] = record.identity }
-                case .target(let target):
-                    if state.targets[target.name] == nil { state.targets[target.name] = record.identity }
-                case .route, .module:
-                    break
-                }
-            }
+            state.pendingDeclarations.append(folder.index)
+            state.pendingRoutes.append(folder.index)
             return true
         }
         guard added else { return false }
         routes.configuration = routerConfiguration
         return true
+    }
+
+    /// Notes the services of the pending folders that lookups spell another way (see
+    /// `ServiceManager.deferredIdentity(ofDeclared:)`); every other declaration is found in its index as it is.
+    private static func makePendingDeclarations(_ state: inout State) {
+        guard !state.pendingDeclarations.isEmpty else { return }
+        for index in state.pendingDeclarations {
+            for identity in index.declaredIdentities where identity.kind == .service {
+                let key = ServiceManager.deferredIdentity(ofDeclared: identity)
+                if key != identity, state.services[key] == nil { state.services[key] = identity }
+            }
+        }
+        state.pendingDeclarations = []
     }
 
     /// Makes the placeholders of the pending routes; the caller holds `placeholders`.
@@ -75,7 +77,7 @@ final class PluginDirectories: Sendable {
             }
             return (state.pendingRoutes, state.loadedWhilePending)
         }
-        for record in pending {
+        for record in pending.lazy.flatMap({ $0.plugins.lazy.flatMap(\.records) }) where record.kind == .route {
             guard case .route(let route) = record.payload,
                   state.withLock({ $0.routeIdentities.insert(record.identity).inserted }),
                   !skipped.contains(record.origin.objectPath),
@@ -86,9 +88,18 @@ final class PluginDirectories: Sendable {
         }
     }
 
-    func service(_ lookup: RecordIdentity) -> RecordIdentity? { state.withLock { $0.services[lookup] } }
+    func service(_ lookup: RecordIdentity) -> RecordIdentity? {
+        state.withLock { state in
+            Self.makePendingDeclarations(&state)
+            if let declared = state.services[lookup] { return declared }
+            return state.folders.contains { $0.index.declares(lookup) } ? lookup : nil
+        }
+    }
 
-    func target(named name: String) -> RecordIdentity? { state.withLock { $0.targets[name] } }
+    func target(named name: String) -> RecordIdentity? {
+        let identity = RecordIdentity(kind: .target, name: name)
+        return state.withLock { $0.folders.contains { $0.index.declares(identity) } } ? identity : nil
+    }
 
     func route(matching url: String) -> RecordIdentity? {
         placeholders.withLock { _ in

@@ -31,7 +31,8 @@ public final class DeferredPlugins: Sendable {
     }
 
     private struct State {
-        var plugins: [RecordIdentity: IndexedPlugin] = [:]
+        /// Asked in order: the first index declaring an identity gives its plugin.
+        var indexes: [PluginIndex] = []
         var loads: [String: LoadState] = [:]
         /// Plugins unloaded while their load was still finishing: that load must not mark them loaded.
         var unloadedWhileLoading: Set<String> = []
@@ -54,19 +55,18 @@ public final class DeferredPlugins: Sendable {
     /// Adds the plugins of an index. A declaration already known (from an earlier index or plugin) keeps its
     /// first plugin; `PluginIndex.conflicts()` reports such cases.
     public func add(_ index: PluginIndex) {
-        state.withLock { state in
-            state.plugins.reserveCapacity(state.plugins.count + index.plugins.reduce(0) { $0 + $1.records.count })
-            for plugin in index.plugins {
-                for record in plugin.records where state.plugins[record.identity] == nil {
-                    state.plugins[record.identity] = plugin
-                }
-            }
-        }
+        // The index knows what each of its plugins declares already; nothing is copied out of it.
+        state.withLock { $0.indexes.append(index) }
     }
 
     /// The plugin declaring `identity`, without loading it; nil when no indexed plugin does.
     public func plugin(declaring identity: RecordIdentity) -> IndexedPlugin? {
-        state.withLock { $0.plugins[identity] }
+        state.withLock { state in
+            for index in state.indexes {
+                if let plugin = index.plugin(declaring: identity) { return plugin }
+            }
+            return nil
+        }
     }
 
     /// Whether the plugin at `path` (as its index names it) is loaded now.

@@ -19,6 +19,7 @@ public struct PluginIndex: Sendable {
     public let refused: [PluginAccessError]
     /// What was wrong with the cache (it was rebuilt, or not written).
     public let cacheDiagnostics: [PluginCacheDiagnostic]
+    let declarations: PluginDeclarations
 
     /// Indexes `folder`, reading from and refreshing `cache` when there is one.
     ///
@@ -51,16 +52,22 @@ public struct PluginIndex: Sendable {
         }
         if let refusal = trust.refusal(of: folder, .folder, status: status) { throw refusal }
 
-        let (cached, readDiagnostics) = cache?.read(folder: folder, trust: trust) ?? ([:], [])
+        let (cached, readDiagnostics) = cache?.read(folder: folder, trust: trust) ?? (nil, [])
         var cacheDiagnostics = readDiagnostics
         var plugins: [IndexedPlugin] = []
         var problems: [RegistryDiagnostic] = []
         var refused: [PluginAccessError] = []
         var cacheIsCurrent = cacheDiagnostics.isEmpty
-        var seenNames = Set<String>()
-        for name in pluginFileNames(in: directory) {
-            let path = folder + "/" + name
-            seenNames.insert(name)
+        // Entries of the cache that a file of the folder has now; any other is of a file gone.
+        var matchedEntries = 0
+        let cachedEntries = cached?.entries ?? []
+        var nextEntry = 0
+        let user = geteuid()
+        let names = pluginFileNames(in: directory)
+        plugins.reserveCapacity(names.count)
+        let prefix = folder + "/"
+        for name in names {
+            let path = prefix + name
             var before = stat()
             guard fstatat(dirfd(directory), name, &before, 0) == 0 else {
                 problems.append(RegistryDiagnostic(.unreadableObject(reason: String(cString: strerror(errno))), objectPath: path))
@@ -71,17 +78,24 @@ public struct PluginIndex: Sendable {
                 problems += reader(path).diagnostics
                 continue
             }
-            if let refusal = trust.refusal(of: path, .plugin, status: before) {
+            if let refusal = trust.refusal(of: path, .plugin, status: before, user: user) {
                 refused.append(refusal)
                 continue
             }
             let stamp = PluginFileStamp(before)
-            if let entry = cached[name], entry.stamp == stamp, let records = records(of: entry, path: path) {
-                plugins.append(
-                    IndexedPlugin(
-                        path: path, fileName: name, stamp: stamp, buildID: entry.buildID, isAnnotated: entry.isAnnotated,
-                        records: records, isFromCache: true))
-                continue
+            // Both are ordered by name: entries passed over are of files gone.
+            while nextEntry < cachedEntries.count, cachedEntries[nextEntry].name < name { nextEntry += 1 }
+            if nextEntry < cachedEntries.count, cachedEntries[nextEntry].name == name, let cached {
+                let entry = cachedEntries[nextEntry].entry
+                nextEntry += 1
+                matchedEntries += 1
+                if entry.stamp == stamp, let records = PluginIndexCacheFormat.records(of: entry, in: cached.bytes, path: path) {
+                    plugins.append(
+                        IndexedPlugin(
+                            path: path, fileName: name, stamp: stamp, buildID: entry.buildID, isAnnotated: entry.isAnnotated,
+                            records: records, isFromCache: true))
+                    continue
+                }
             }
             cacheIsCurrent = false
             let read = reader(path)
@@ -92,46 +106,56 @@ public struct PluginIndex: Sendable {
             problems += read.diagnostics
             var after = stat()
             // A file changed while it was read is indexed but not cached: its stamp may not match its records.
-            let steady = stat(path, &after) == 0 && PluginFileStamp(after) == stamp && read.diagnostics.isEmpty
+            let steady = fstatat(dirfd(directory), name, &after, 0) == 0 && PluginFileStamp(after) == stamp && read.diagnostics.isEmpty
             plugins.append(
                 IndexedPlugin(
                     path: path, fileName: name, stamp: steady ? stamp : PluginFileStamp.unsteady, buildID: read.object.buildID,
                     isAnnotated: read.isAnnotated, records: read.records, isFromCache: false))
         }
-        if cached.keys.contains(where: { !seenNames.contains($0) }) { cacheIsCurrent = false }
+        if matchedEntries != cached?.entries.count ?? 0 { cacheIsCurrent = false }
         if let cache, !cacheIsCurrent {
             let cacheable = plugins.filter { $0.stamp != PluginFileStamp.unsteady }
             if let problem = cache.write(cacheable, folder: folder, trust: trust) { cacheDiagnostics.append(problem) }
         }
-        return PluginIndex(folder: folder, plugins: plugins, problems: problems, refused: refused, cacheDiagnostics: cacheDiagnostics)
+        return PluginIndex(
+            folder: folder, plugins: plugins, problems: problems, refused: refused, cacheDiagnostics: cacheDiagnostics,
+            declarations: PluginDeclarations(plugins))
     }
 
     /// Records declared by more than one plugin, or by a plugin and one of `linked` (the host's own records).
     public func conflicts(with linked: [AnnotationRecord] = []) -> [PluginConflict] {
-        // Runs at every folder add: one path per identity, and an array only for the rare identity with more.
-        var first: [RecordIdentity: String] = [:]
-        first.reserveCapacity(plugins.reduce(linked.count) { $0 + $1.records.count })
-        var more: [RecordIdentity: [String]] = [:]
-        func note(_ record: AnnotationRecord) {
+        var paths = declarations.repeated
+        // Declarations that only linked objects make so far.
+        var linkedFirst: [RecordIdentity: String] = [:]
+        for record in linked {
             let identity = record.identity
             let path = record.origin.objectPath
-            guard let earlier = first[identity] else {
-                first[identity] = path
-                return
+            if paths[identity] != nil {
+                if paths[identity]?.contains(path) != true { paths[identity]?.append(path) }
+                continue
             }
-            if earlier != path, more[identity]?.contains(path) != true { more[identity, default: [earlier]].append(path) }
+            guard let earlier = declarations.first[identity].map({ plugins[$0].path }) ?? linkedFirst[identity] else {
+                linkedFirst[identity] = path
+                continue
+            }
+            if earlier != path { paths[identity] = [earlier, path] }
         }
-        for plugin in plugins {
-            for record in plugin.records { note(record) }
-        }
-        for record in linked { note(record) }
-        return more.map { PluginConflict(identity: $0.key, paths: $0.value) }.sorted { $0.identity < $1.identity }
+        return paths.map { PluginConflict(identity: $0.key, paths: $0.value) }.sorted { $0.identity < $1.identity }
     }
 
     /// The plugin declaring `identity`, if any.
     public func plugin(declaring identity: RecordIdentity) -> IndexedPlugin? {
-        plugins.first { $0.records.contains { $0.identity == identity } }
+        declarations.first[identity].map { plugins[$0] }
     }
+
+    /// Whether a plugin of the index declares `identity`.
+    package func declares(_ identity: RecordIdentity) -> Bool { declarations.first[identity] != nil }
+
+    /// Every identity the plugins declare.
+    package var declaredIdentities: Dictionary<RecordIdentity, Int>.Keys { declarations.first.keys }
+
+    /// The plugins carrying module records, in index order.
+    package var pluginsWithModules: [IndexedPlugin] { declarations.modulePlugins.map { plugins[$0] } }
 
     /// Names of the folder's shared objects, sorted; names that are not valid UTF-8 are skipped.
     private static func pluginFileNames(in directory: OpaquePointer) -> [String] {
@@ -144,19 +168,6 @@ public struct PluginIndex: Sendable {
             names.append(name)
         }
         return names.sorted()
-    }
-
-    /// The cached records of a plugin, parsed again as strictly as from its file; nil if any fails.
-    private static func records(of entry: CachedPlugin, path: String) -> [AnnotationRecord]? {
-        var records: [AnnotationRecord] = []
-        records.reserveCapacity(entry.records.count)
-        for cached in entry.records {
-            guard case .success(let record) = RecordParser.parse(
-                bytes: cached.text, origin: RecordOrigin(objectPath: path, section: cached.section, offset: cached.offset))
-            else { return nil }
-            records.append(record)
-        }
-        return records
     }
 }
 

@@ -42,27 +42,27 @@ public struct PluginIndexCache: Sendable, Hashable {
     /// A cache file larger than this is not one this code wrote.
     static let maximumSize = 64 << 20
 
-    /// The entries cached for `folder`, by file name; empty, with a diagnostic, when the cache is missing
-    /// (no diagnostic), refused or damaged.
-    func read(folder: String, trust: PluginTrustPolicy) -> (entries: [String: CachedPlugin], diagnostics: [PluginCacheDiagnostic]) {
+    /// The cache of `folder`, decoded; nil, with a diagnostic, when the cache is missing (no diagnostic),
+    /// refused or damaged.
+    func read(folder: String, trust: PluginTrustPolicy) -> (cache: PluginIndexCacheFormat.Decoded?, diagnostics: [PluginCacheDiagnostic]) {
         let path = file(forFolder: folder)
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             let code = errno
-            if code == ENOENT { return ([:], []) }
+            if code == ENOENT { return (nil, []) }
             let reason = code == ELOOP ? "it is a symbolic link" : String(cString: strerror(code))
-            return ([:], [PluginCacheDiagnostic(.refused(PluginAccessError(path: path, role: .cache, reason: .unreadable(reason))), path: path)])
+            return (nil, [PluginCacheDiagnostic(.refused(PluginAccessError(path: path, role: .cache, reason: .unreadable(reason))), path: path)])
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            return ([:], [PluginCacheDiagnostic(.corrupt(reason: "not a regular file"), path: path)])
+            return (nil, [PluginCacheDiagnostic(.corrupt(reason: "not a regular file"), path: path)])
         }
         if let refusal = trust.refusal(of: path, .cache, status: status) ?? directoryRefusal(trust) {
-            return ([:], [PluginCacheDiagnostic(.refused(refusal), path: path)])
+            return (nil, [PluginCacheDiagnostic(.refused(refusal), path: path)])
         }
         guard status.st_size <= Self.maximumSize else {
-            return ([:], [PluginCacheDiagnostic(.corrupt(reason: "\(status.st_size) bytes is too large"), path: path)])
+            return (nil, [PluginCacheDiagnostic(.corrupt(reason: "\(status.st_size) bytes is too large"), path: path)])
         }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var filled = 0
@@ -72,14 +72,14 @@ public struct PluginIndexCache: Sendable, Hashable {
             guard count > 0 else { break }
             filled += count
         }
-        bytes.removeSubrange(filled...)
+        if filled < bytes.count { bytes.removeSubrange(filled...) }
         do throws(PluginIndexCacheFormat.Failure) {
             let decoded = try PluginIndexCacheFormat.decode(bytes, folder: folder)
-            return (decoded.entries, decoded.outside.map { PluginCacheDiagnostic(.entryOutsideFolder(name: $0), path: path) })
+            return (decoded, decoded.outside.map { PluginCacheDiagnostic(.entryOutsideFolder(name: $0), path: path) })
         } catch {
             switch error {
-            case .foreign(let other): return ([:], [PluginCacheDiagnostic(.foreign(folder: other), path: path)])
-            case .corrupt(let reason): return ([:], [PluginCacheDiagnostic(.corrupt(reason: reason), path: path)])
+            case .foreign(let other): return (nil, [PluginCacheDiagnostic(.foreign(folder: other), path: path)])
+            case .corrupt(let reason): return (nil, [PluginCacheDiagnostic(.corrupt(reason: reason), path: path)])
             }
         }
     }
@@ -136,13 +136,4 @@ public struct PluginIndexCache: Sendable, Hashable {
         }
         return trust.refusal(of: directory, .cache, status: status)
     }
-}
-
-/// A plugin as the cache remembers it.
-struct CachedPlugin {
-    let stamp: PluginFileStamp
-    let buildID: String?
-    let isAnnotated: Bool
-    /// (section, offset, record text) of each record.
-    let records: [(section: String, offset: Int, text: [UInt8])]
 }

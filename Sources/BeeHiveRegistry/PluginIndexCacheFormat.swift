@@ -2,184 +2,269 @@
 import Glibc
 #endif
 
-/// The cache file's text format, one line per plugin and per record:
+/// The cache file's binary format, read without splitting or copying: a warm start decodes it in place.
 ///
 /// ```
-/// beehive-plugin-index 1
-/// folder /opt/app/plugins
-/// plugin libcart.so 16384 1700000000 12 1700000000 12 393222 2049 3fa1...c2 1 2
-/// record beehive_services 0 beehive:1|service|Shop.Cart|Shop.CartImpl
-/// record beehive_routes 0 beehive:1|route|/cart|Shop.CartHandler
-/// end 1
+/// header   "BHPINDEX"  version: u32 (2)  zero: u32  checksum: u64 (of everything after the header)
+/// folder   its path, NUL-terminated
+/// count    u32, then each plugin, ordered by file name:
+///   name length: u16, name
+///   size, modified seconds, modified nanoseconds, changed seconds, changed nanoseconds: i64; inode, device: u64
+///   flags: u8 (1 annotated, 2 has a build-id), build-id length: u8, build-id (hex)
+///   section count: u8, then each section: section number (SectionName.all): u8, record count: u32,
+///   image length: u32, image (the plugin's records at their offsets in the section, NUL between them)
 /// ```
 ///
-/// A plugin line holds the file name, size, modification and change times (seconds and nanoseconds), inode,
-/// device, build-id (`-` for none), whether it is annotated, and how many record lines follow. Names and
-/// records escape `%`, spaces and control bytes as `%XX`. The last line counts the plugins, so a file cut
-/// short is caught.
-enum PluginIndexCacheFormat {
-    static let header = "beehive-plugin-index 1"
+/// Integers are little-endian. Each step of the checksum is a bijection of its state, so a change to any one
+/// 8-byte word is always caught; a file cut short fails the checksum or the length checks. The records of an
+/// entry are still parsed as strictly as those of a file, and must come to the count stored.
+package enum PluginIndexCacheFormat {
+    static let magic: StaticString = "BHPINDEX"
+    static let version: UInt32 = 2
+    static let headerSize = 24
 
-    enum Failure: Error {
+    package enum Failure: Error {
         case corrupt(String)
         case foreign(String)
     }
 
-    static func encode(_ plugins: [IndexedPlugin], folder: String) -> [UInt8] {
+    /// A plugin as the cache remembers it: its fields, and where its sections lie in the cache's bytes.
+    struct Entry {
+        let stamp: PluginFileStamp
+        let buildID: String?
+        let isAnnotated: Bool
+        /// The byte range of the entry's sections, read by `records(of:in:path:)`.
+        let sections: Range<Int>
+        let sectionCount: Int
+    }
+
+    /// A decoded cache: the bytes it was read from and its entries, ordered by file name as the index orders
+    /// its plugins, so that the index meets each entry walking both in step, without hashing a name.
+    struct Decoded {
+        let bytes: [UInt8]
+        let entries: [(name: String, entry: Entry)]
+        /// Names of entries that are not plain file names of the folder.
+        let outside: [String]
+    }
+
+    /// The cache of `folder` holding `plugins`, in index order (by file name, which decoding checks).
+    package static func encode(_ plugins: [IndexedPlugin], folder: String) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256 + plugins.reduce(0) { $0 + 128 + $1.records.count * 96 })
-        func append(_ text: String) { out.append(contentsOf: text.utf8) }
-        append(header + "\nfolder ")
-        escape(folder.utf8, into: &out)
+        out.reserveCapacity(headerSize + folder.utf8.count + plugins.reduce(0) { $0 + 160 + $1.records.count * 96 })
+        out.append(contentsOf: UnsafeRawBufferPointer(start: magic.utf8Start, count: magic.utf8CodeUnitCount))
+        append(version, to: &out)
+        append(UInt32(0), to: &out)
+        append(UInt64(0), to: &out)
+        appendUTF8(folder, limit: Int.max, to: &out)
+        out.append(0)
+        append(UInt32(plugins.count), to: &out)
         for plugin in plugins {
-            append("\nplugin ")
-            escape(plugin.fileName.utf8, into: &out)
+            append(UInt16(min(plugin.fileName.utf8.count, Int(UInt16.max))), to: &out)
+            appendUTF8(plugin.fileName, limit: Int(UInt16.max), to: &out)
             let stamp = plugin.stamp
-            append(
-                " \(stamp.size) \(stamp.modified.seconds) \(stamp.modified.nanoseconds) \(stamp.changed.seconds) "
-                    + "\(stamp.changed.nanoseconds) \(Int64(bitPattern: stamp.inode)) \(Int64(bitPattern: stamp.device)) \(plugin.buildID ?? "-") "
-                    + "\(plugin.isAnnotated ? 1 : 0) \(plugin.records.count)")
+            append(stamp.size, to: &out)
+            append(stamp.modified.seconds, to: &out)
+            append(stamp.modified.nanoseconds, to: &out)
+            append(stamp.changed.seconds, to: &out)
+            append(stamp.changed.nanoseconds, to: &out)
+            append(stamp.inode, to: &out)
+            append(stamp.device, to: &out)
+            out.append((plugin.isAnnotated ? 1 : 0) | (plugin.buildID == nil ? 0 : 2))
+            let buildID = plugin.buildID ?? ""
+            out.append(UInt8(min(buildID.utf8.count, Int(UInt8.max))))
+            appendUTF8(buildID, limit: Int(UInt8.max), to: &out)
+            // Sections in the order their records come, so that the records decode in the order they were read.
+            var sections: [(number: Int, records: [(offset: Int, text: String)])] = []
             for record in plugin.records {
                 let origin = record.origin
-                append("\nrecord \(origin.section) \(origin.offset) ")
-                escape(record.text.utf8, into: &out)
+                guard let number = SectionName.all.firstIndex(of: origin.section) else { continue }
+                let placed = (origin.offset, record.text)
+                if let known = sections.firstIndex(where: { $0.number == number }) {
+                    sections[known].records.append(placed)
+                } else {
+                    sections.append((number, [placed]))
+                }
+            }
+            out.append(UInt8(sections.count))
+            for (number, records) in sections {
+                out.append(UInt8(number))
+                append(UInt32(records.count), to: &out)
+                let lengthAt = out.count
+                append(UInt32(0), to: &out)
+                let image = out.count
+                let ordered = zip(records, records.dropFirst()).allSatisfy { $0.offset < $1.offset }
+                for (offset, text) in ordered ? records : records.sorted(by: { $0.offset < $1.offset }) {
+                    let position = image + offset
+                    if out.count < position { out.append(contentsOf: repeatElement(0, count: position - out.count)) }
+                    // Records overlapping one another cannot come from one section; the count check at
+                    // decoding then refuses the entry.
+                    if out.count > position { out.removeSubrange(position...) }
+                    appendUTF8(text, limit: Int.max, to: &out)
+                    out.append(0)
+                }
+                withUnsafeBytes(of: UInt32(out.count - image).littleEndian) { out.replaceSubrange(lengthAt..<(lengthAt + 4), with: $0) }
             }
         }
-        append("\nend \(plugins.count)\n")
+        let sum = out.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[headerSize...])) }
+        withUnsafeBytes(of: sum.littleEndian) { out.replaceSubrange(16..<24, with: $0) }
         return out
     }
 
-    /// The entries of a cache of `folder`; entries whose name is not a plain file name of the folder are
-    /// returned apart, by name.
-    static func decode(_ bytes: [UInt8], folder: String) throws(Failure) -> (entries: [String: CachedPlugin], outside: [String]) {
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)[...]
-        guard lines.last?.isEmpty == true else { throw .corrupt("the last line is not complete") }
-        lines.removeLast()
-        guard let first = lines.popFirst(), first.elementsEqual(header.utf8) else { throw .corrupt("no '\(header)' header") }
-        guard let folderLine = lines.popFirst(), folderLine.starts(with: "folder ".utf8) else { throw .corrupt("no folder line") }
-        let cachedFolder = try unescape(folderLine.dropFirst(7))
+    /// The entries of a cache of `folder`. Checks the header, the checksum and every length; the records
+    /// are parsed later, only for the entries of files the folder holds (`records(of:in:path:)`).
+    static func decode(_ bytes: [UInt8], folder: String) throws(Failure) -> Decoded {
+        let read: Result<([(name: String, entry: Entry)], [String]), Failure> = bytes.withUnsafeBytes { raw in
+            Result { () throws(Failure) in try table(of: raw, folder: folder) }
+        }
+        let (entries, outside) = try read.get()
+        return Decoded(bytes: bytes, entries: entries, outside: outside)
+    }
+
+    private static func table(
+        of raw: UnsafeRawBufferPointer, folder: String
+    ) throws(Failure) -> ([(name: String, entry: Entry)], [String]) {
+        guard raw.count >= headerSize,
+            memcmp(raw.baseAddress!, magic.utf8Start, magic.utf8CodeUnitCount) == 0
+        else {
+            let textFormat = raw.starts(with: "beehive-plugin-index ".utf8)
+            throw .corrupt(textFormat ? "the text format of an older BeeHive" : "not a plugin index cache (no BHPINDEX header)")
+        }
+        var reader = Reader(raw, at: magic.utf8CodeUnitCount)
+        guard reader.u32() == version else { throw .corrupt("written by another version of BeeHive") }
+        guard reader.u32() == 0 else { throw .corrupt("bad header") }
+        guard reader.u64() == checksum(UnsafeRawBufferPointer(rebasing: raw[headerSize...])) else {
+            throw .corrupt("checksum mismatch (damaged or cut short)")
+        }
+        guard let folderEnd = raw[reader.offset...].firstIndex(of: 0) else { throw .corrupt("no folder") }
+        let cachedFolder = UnsafeRawBufferPointer(rebasing: raw[reader.offset..<folderEnd])
         guard cachedFolder.elementsEqual(folder.utf8) else { throw .foreign(String(decoding: cachedFolder, as: UTF8.self)) }
-        var entries: [String: CachedPlugin] = [:]
+        reader.offset = folderEnd + 1
+        guard let count = reader.u32(), Int(count) <= raw.count / 60 else { throw .corrupt("bad plugin count") }
+        var entries: [(name: String, entry: Entry)] = []
+        entries.reserveCapacity(Int(count))
         var outside: [String] = []
-        var count = 0
-        while let line = lines.popFirst() {
-            let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-            if let first = fields.first, equals(first, "end") {
-                guard fields.count == 2, integer(fields[1]) == Int64(count), lines.isEmpty else { throw .corrupt("bad end line") }
-                return (entries, outside)
-            }
-            guard fields.count == 12, equals(fields[0], "plugin"), let size = integer(fields[2]),
-                let modified = integer(fields[3]), let modifiedNanoseconds = integer(fields[4]), let changed = integer(fields[5]),
-                let changedNanoseconds = integer(fields[6]), let inode = integer(fields[7]), let device = integer(fields[8]),
-                let recordCount = integer(fields[11]), recordCount >= 0,
-                recordCount <= lines.count, fields[10].count == 1, let annotated = fields[10].first,
-                annotated == UInt8(ascii: "0") || annotated == UInt8(ascii: "1")
-            else { throw .corrupt("bad plugin line \(count + 1)") }
-            let stamp = PluginFileStamp(
-                size: size, modified: .init(seconds: modified, nanoseconds: modifiedNanoseconds),
-                changed: .init(seconds: changed, nanoseconds: changedNanoseconds), inode: UInt64(bitPattern: inode),
-                device: UInt64(bitPattern: device))
-            let buildID = equals(fields[9], "-") ? nil : String(decoding: fields[9], as: UTF8.self)
-            var records: [(section: String, offset: Int, text: [UInt8])] = []
-            records.reserveCapacity(Int(recordCount))
-            for _ in 0..<recordCount {
-                let recordFields = lines.popFirst()!.split(separator: UInt8(ascii: " "), maxSplits: 3, omittingEmptySubsequences: false)
-                guard recordFields.count == 4, equals(recordFields[0], "record"), let section = section(named: recordFields[1]),
-                    let offset = integer(recordFields[2]), offset >= 0
-                else { throw .corrupt("bad record line in plugin \(count + 1)") }
-                records.append((section, Int(offset), try unescape(recordFields[3])))
-            }
-            count += 1
-            let nameBytes = try unescape(fields[1])
-            let name = String(decoding: nameBytes, as: UTF8.self)
-            guard isPlainFileName(nameBytes) else {
+        for number in 0..<Int(count) {
+            guard let entry = reader.entry() else { throw .corrupt("bad plugin entry \(number + 1)") }
+            let name = String(decoding: entry.name, as: UTF8.self)
+            guard isPlainFileName(entry.name) else {
                 outside.append(name)
                 continue
             }
-            entries[name] = CachedPlugin(stamp: stamp, buildID: buildID, isAnnotated: annotated == UInt8(ascii: "1"), records: records)
+            if let last = entries.last?.name, !(last < name) { throw .corrupt("plugin \(name) out of order or listed twice") }
+            entries.append((name, entry.entry))
         }
-        throw .corrupt("no end line (cut short?)")
+        guard reader.offset == raw.count else { throw .corrupt("bytes after the last plugin") }
+        return (entries, outside)
     }
 
-    /// Whether `bytes` spell `literal`; byte by byte, without the generic `elementsEqual`, which showed in
-    /// profiles of a warm start.
-    private static func equals(_ bytes: ArraySlice<UInt8>, _ literal: StaticString) -> Bool {
-        guard bytes.count == literal.utf8CodeUnitCount else { return false }
-        return bytes.withUnsafeBufferPointer { buffer in
-            buffer.isEmpty || memcmp(buffer.baseAddress!, literal.utf8Start, buffer.count) == 0
-        }
-    }
-
-    /// The record section `bytes` names.
-    private static func section(named bytes: ArraySlice<UInt8>) -> String? {
-        SectionName.all.first { name in
-            var name = name
-            return name.withUTF8 { utf8 in
-                bytes.count == utf8.count && bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, utf8.baseAddress!, utf8.count) == 0 }
+    /// The cached records of a plugin, parsed as strictly as from its file; nil if any fails or a section
+    /// holds another number of records than the entry says.
+    static func records(of entry: Entry, in bytes: [UInt8], path: String) -> [AnnotationRecord]? {
+        bytes.withUnsafeBytes { raw -> [AnnotationRecord]? in
+            var reader = Reader(UnsafeRawBufferPointer(rebasing: raw[..<entry.sections.upperBound]), at: entry.sections.lowerBound)
+            var records: [AnnotationRecord] = []
+            var diagnostics: [RegistryDiagnostic] = []
+            for _ in 0..<entry.sectionCount {
+                guard let number = reader.u8(), let count = reader.u32(), let length = reader.u32(), let image = reader.bytes(length)
+                else { return nil }
+                let before = records.count
+                if records.isEmpty { records.reserveCapacity(entry.sectionCount * Int(min(count, 64))) }
+                // Parsed into one array for the whole plugin, as a section read from a file is parsed.
+                RecordParser.parse(
+                    SectionBytes(copying: image, section: SectionName.all[Int(number)], objectPath: path), into: &records, &diagnostics)
+                guard diagnostics.isEmpty, records.count - before == Int(count) else { return nil }
             }
+            return records
         }
     }
 
     /// A name that stays inside the folder: not empty, no `/`, not `.` or `..`, valid UTF-8, no NUL.
-    static func isPlainFileName(_ bytes: [UInt8]) -> Bool {
-        !bytes.isEmpty && !bytes.contains(UInt8(ascii: "/")) && !bytes.contains(0) && bytes != [0x2E] && bytes != [0x2E, 0x2E]
-            && String(validating: bytes, as: UTF8.self) != nil
+    static func isPlainFileName(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        !bytes.isEmpty && !bytes.contains(UInt8(ascii: "/")) && !bytes.contains(0)
+            && !bytes.elementsEqual([0x2E]) && !bytes.elementsEqual([0x2E, 0x2E])
+            // ASCII is valid UTF-8; only other names need the standard library's check.
+            && (bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil)
     }
 
-    private static func escape(_ bytes: some Sequence<UInt8>, into out: inout [UInt8]) {
-        let digits = Array("0123456789ABCDEF".utf8)
-        for byte in bytes {
-            if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "%") {
-                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
-            } else {
-                out.append(byte)
+    /// 64 bits at a time: each step multiplies by an odd constant and folds the high bits down, both
+    /// invertible, so the state after a changed word differs and stays different.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
+        var index = 0
+        func mix(_ word: UInt64) {
+            hash = (hash ^ word) &* 0x9e37_79b9_7f4a_7c15
+            hash ^= hash >> 29
+        }
+        while index + 8 <= bytes.count {
+            mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+            index += 8
+        }
+        var tail: UInt64 = 0
+        for byte in bytes[index...].reversed() { tail = tail << 8 | UInt64(byte) }
+        mix(tail)
+        return hash
+    }
+
+    private static func append<Value: FixedWidthInteger>(_ value: Value, to out: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    /// The first `limit` bytes of `text`, copied at once: appending its `utf8` view went byte by byte.
+    private static func appendUTF8(_ text: String, limit: Int, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0.prefix(limit))) }
+    }
+
+    /// Reads fields off a buffer; every read returns nil past its end.
+    private struct Reader {
+        let raw: UnsafeRawBufferPointer
+        var offset: Int
+
+        init(_ raw: UnsafeRawBufferPointer, at offset: Int) {
+            self.raw = raw
+            self.offset = offset
+        }
+
+        mutating func bytes(_ count: UInt32?) -> UnsafeRawBufferPointer? {
+            guard let count, Int(count) <= raw.count - offset else { return nil }
+            defer { offset += Int(count) }
+            return UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + Int(count))])
+        }
+
+        mutating func integer<Value: FixedWidthInteger>(_: Value.Type) -> Value? {
+            guard MemoryLayout<Value>.size <= raw.count - offset else { return nil }
+            defer { offset += MemoryLayout<Value>.size }
+            return Value(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Value.self))
+        }
+
+        mutating func u8() -> UInt8? { integer(UInt8.self) }
+        mutating func u32() -> UInt32? { integer(UInt32.self) }
+        mutating func u64() -> UInt64? { integer(UInt64.self) }
+        mutating func i64() -> Int64? { integer(Int64.self) }
+
+        /// One plugin entry; its sections are checked for length and section number, not parsed.
+        mutating func entry() -> (name: UnsafeRawBufferPointer, entry: Entry)? {
+            guard let nameLength = integer(UInt16.self), let name = bytes(UInt32(nameLength)),
+                let size = i64(), let modified = i64(), let modifiedNanoseconds = i64(), let changed = i64(),
+                let changedNanoseconds = i64(), let inode = u64(), let device = u64(),
+                let flags = u8(), flags & ~3 == 0, let buildIDLength = u8(), let buildID = bytes(UInt32(buildIDLength)),
+                flags & 2 != 0 || buildIDLength == 0,
+                let sectionCount = u8(), Int(sectionCount) <= SectionName.all.count
+            else { return nil }
+            let sectionsStart = offset
+            for _ in 0..<sectionCount {
+                guard let number = u8(), Int(number) < SectionName.all.count, u32() != nil, let length = u32(), bytes(length) != nil
+                else { return nil }
             }
+            let stamp = PluginFileStamp(
+                size: size, modified: .init(seconds: modified, nanoseconds: modifiedNanoseconds),
+                changed: .init(seconds: changed, nanoseconds: changedNanoseconds), inode: inode, device: device)
+            return (
+                name,
+                Entry(
+                    stamp: stamp, buildID: flags & 2 == 0 ? nil : String(decoding: buildID, as: UTF8.self),
+                    isAnnotated: flags & 1 != 0, sections: sectionsStart..<offset, sectionCount: Int(sectionCount))
+            )
         }
-    }
-
-    private static func unescape(_ bytes: ArraySlice<UInt8>) throws(Failure) -> [UInt8] {
-        guard bytes.contains(UInt8(ascii: "%")) else { return Array(bytes) }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.endIndex,
-                    let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-                else { throw .corrupt("bad escape") }
-                out.append(high << 4 | low)
-                index += 3
-            } else {
-                out.append(byte)
-                index += 1
-            }
-        }
-        return out
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
-    private static func integer(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        guard !bytes.isEmpty, bytes.count <= 20 else { return nil }
-        var digits = bytes[...]
-        let negative = digits.first == UInt8(ascii: "-")
-        if negative { digits = digits.dropFirst() }
-        guard !digits.isEmpty else { return nil }
-        var value: Int64 = 0
-        for byte in digits {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
-            guard !overflow1, !overflow2 else { return nil }
-            value = sum
-        }
-        return negative ? -value : value
     }
 }

@@ -24,10 +24,11 @@ public struct PluginTrustPolicy: Sendable, Hashable {
     /// Any owner and any mode: for tests and trusted single-user machines only.
     public static let trustEverything = PluginTrustPolicy(allowsWritableByOthers: true, allowsOtherOwners: true)
 
-    /// Why `status` (of `path`, a `role`) is not trusted, or nil when it is.
-    func refusal(of path: String, _ role: PluginAccessError.Role, status: stat) -> PluginAccessError? {
+    /// Why `status` (of `path`, a `role`) is not trusted, or nil when it is. `user` is the process's effective
+    /// user, which a folder's index asks the system for once rather than once per plugin.
+    func refusal(of path: String, _ role: PluginAccessError.Role, status: stat, user: uid_t = geteuid()) -> PluginAccessError? {
         let mode = UInt32(status.st_mode)
-        if !allowsOtherOwners, status.st_uid != geteuid(), status.st_uid != 0 {
+        if !allowsOtherOwners, status.st_uid != user, status.st_uid != 0 {
             return PluginAccessError(path: path, role: role, reason: .ownedByOtherUser(uid: status.st_uid))
         }
         if !allowsWritableByOthers, mode & UInt32(S_IWGRP | S_IWOTH) != 0 {

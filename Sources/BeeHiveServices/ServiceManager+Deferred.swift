@@ -3,11 +3,11 @@ import BeeHiveRegistry
 /// Services declared by plugins that are not loaded yet: the hub installs a `DeferredLookup` in `deferred`,
 /// which a lookup asks only when nothing is registered for its key.
 extension ServiceManager {
-    /// The identity a deferred lookup uses for an annotated service: its protocol name spelt the way lookups
-    /// spell it, and its service name.
-    package static func deferredIdentity(of annotation: ServiceAnnotation) -> RecordIdentity {
-        let key = key(of: annotation)
-        return RecordIdentity(kind: .service, name: key.service, qualifier: key.name ?? "")
+    /// The identity a deferred lookup uses for a declared service (`declared`, a record's identity): its
+    /// protocol name spelt the way lookups spell it, and its service name.
+    package static func deferredIdentity(ofDeclared declared: RecordIdentity) -> RecordIdentity {
+        let name = ServiceTypeName.normalized(declared.name)
+        return name == declared.name ? declared : RecordIdentity(kind: .service, name: name, qualifier: declared.qualifier)
     }
 
     /// What declares `key` among the deferred plugins: the key itself, else (for a named lookup) the service's

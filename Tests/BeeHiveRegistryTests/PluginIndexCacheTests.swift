@@ -55,11 +55,30 @@ import Testing
             let (_, warmReads) = try folder.index()
             #expect(warmReads.isEmpty)
         }
-        // A record altered in the cache is parsed again and refused: the plugin is read from its file.
-        let text = try String(contentsOfFile: cacheFile, encoding: .utf8)
-        try text.replacingOccurrences(of: "|Plugins.Service0Impl", with: "|Plugins.Service0 Impl").write(toFile: cacheFile, atomically: false, encoding: .utf8)
+        // One changed byte fails the checksum: every plugin is read again.
+        var flipped = [UInt8](valid)
+        flipped[flipped.count - 3] ^= 0x20
+        try Data(flipped).write(to: URL(filePath: cacheFile))
+        let (flippedIndex, flippedReads) = try folder.index()
+        #expect(flippedReads.count == 2 && flippedIndex.cacheDiagnostics.map(\.kind.isCorrupt) == [true])
+        // A record altered in a cache with a valid checksum is parsed again and refused: the plugin is read
+        // from its file.
+        let (current, _) = try folder.index()
+        let altered = current.plugins.map { plugin in
+            plugin.fileName != "libplugin0.so" ? plugin : IndexedPlugin(
+                path: plugin.path, fileName: plugin.fileName, stamp: plugin.stamp, buildID: plugin.buildID,
+                isAnnotated: plugin.isAnnotated,
+                records: plugin.records.map { record in
+                    AnnotationRecord(
+                        payload: record.payload,
+                        text: record.text.replacingOccurrences(of: "|Plugins.Service0Impl", with: "|Plugins.Service0 Impl"),
+                        origin: record.origin)
+                },
+                isFromCache: false)
+        }
+        try Data(PluginIndexCacheFormat.encode(altered, folder: current.folder)).write(to: URL(filePath: cacheFile))
         let (_, reads) = try folder.index()
-        #expect(reads.count == 1)
+        #expect(reads.count == 1 && reads.first?.hasSuffix("/libplugin0.so") == true)
     }
 
     @Test func foreignCacheIsRebuilt() throws {
@@ -86,10 +105,14 @@ import Testing
         // The same plugin, also outside the folder, and a cache entry pointing there.
         let outside = folder.root.appending(path: "libplugin0.so").path
         #expect(link(folder.path + "/libplugin0.so", outside) == 0)
-        let cacheFile = folder.cache.file(forFolder: try #require(realpathString(folder.path)))
-        let text = try String(contentsOfFile: cacheFile, encoding: .utf8)
-        try text.replacingOccurrences(of: "plugin libplugin0.so ", with: "plugin ../libplugin0.so ")
-            .write(toFile: cacheFile, atomically: false, encoding: .utf8)
+        let resolved = try #require(realpathString(folder.path))
+        let cacheFile = folder.cache.file(forFolder: resolved)
+        let (indexed, _) = try folder.index()
+        let plugin = try #require(indexed.plugins.first)
+        let escaping = IndexedPlugin(
+            path: plugin.path, fileName: "../libplugin0.so", stamp: plugin.stamp, buildID: plugin.buildID,
+            isAnnotated: plugin.isAnnotated, records: plugin.records, isFromCache: false)
+        try Data(PluginIndexCacheFormat.encode([escaping], folder: resolved)).write(to: URL(filePath: cacheFile))
         unlink(folder.path + "/libplugin0.so")
         let (index, reads) = try folder.index()
         #expect(reads.isEmpty && index.plugins.isEmpty)

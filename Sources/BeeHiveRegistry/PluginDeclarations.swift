@@ -1,0 +1,30 @@
+/// What the plugins of one index declare, made in one pass when the index is built: the first plugin declaring
+/// each identity, the declarations that more than one plugin makes, and which plugins carry modules. Conflicts,
+/// first-use lookups and the launch order all read it, so each record's identity is made once per index.
+struct PluginDeclarations: Sendable {
+    /// The position in the index of the first plugin declaring each identity.
+    private(set) var first: [RecordIdentity: Int] = [:]
+    /// Identities declared by more than one plugin file: every such file's path, in index order.
+    private(set) var repeated: [RecordIdentity: [String]] = [:]
+    /// Positions of the plugins that carry module records.
+    private(set) var modulePlugins: [Int] = []
+
+    init(_ plugins: [IndexedPlugin]) {
+        first.reserveCapacity(plugins.reduce(0) { $0 + $1.records.count })
+        for (position, plugin) in plugins.enumerated() {
+            var carriesModules = false
+            for record in plugin.records {
+                if record.kind == .module { carriesModules = true }
+                let identity = record.identity
+                // One hash for the usual identity, declared once; a repeated one is put back.
+                guard let earlier = first.updateValue(position, forKey: identity) else { continue }
+                first[identity] = earlier
+                guard earlier != position else { continue }
+                if repeated[identity]?.contains(plugin.path) != true {
+                    repeated[identity, default: [plugins[earlier].path]].append(plugin.path)
+                }
+            }
+            if carriesModules { modulePlugins.append(position) }
+        }
+    }
+}
