@@ -11,6 +11,8 @@ struct RecordLayout: Sendable {
     var offset: Int
     /// Where its bytes start in its `SectionBytes`: `offset`, unless the record was copied on its own.
     var start: Int
+    /// Which of its object's sections holds it, in `AnnotationRecords`.
+    var section: UInt8 = 0
     var length: UInt16
     var kind: AnnotationKind
     /// The module type, service protocol, route pattern or target name.

@@ -33,21 +33,23 @@ public enum RecordParser {
         let copy = bytes.withContiguousStorageIfAvailable {
             SectionBytes(copying: UnsafeRawBufferPointer($0), section: section, objectPath: objectPath)
         } ?? Array(bytes).withUnsafeBytes { SectionBytes(copying: $0, section: section, objectPath: objectPath) }
-        var records: [AnnotationRecord] = []
+        var layouts: [RecordLayout] = []
         var diagnostics: [RegistryDiagnostic] = []
-        parse(copy, into: &records, &diagnostics)
-        return (records, diagnostics)
+        parse(copy, index: 0, into: &layouts, &diagnostics)
+        return (layouts.map { AnnotationRecord(bytes: copy, layout: $0) }, diagnostics)
     }
 
     /// A guess at the number of records in a section, to size arrays once: records are rarely shorter.
     static func estimatedRecordCount(in bytes: SectionBytes) -> Int { bytes.buffer.count / 24 }
 
-    /// The hot path: every record of one section, appended to `records` without a string or an allocation
-    /// per valid record.
-    static func parse(_ bytes: SectionBytes, into records: inout [AnnotationRecord], _ diagnostics: inout [RegistryDiagnostic]) {
+    /// The hot path: every record of one section, appended to `layouts` without a string, an allocation or a
+    /// reference count per valid record. `index` is the section's place among its object's sections.
+    static func parse(
+        _ bytes: SectionBytes, index: UInt8, into layouts: inout [RecordLayout], _ diagnostics: inout [RegistryDiagnostic]
+    ) {
         let buffer = bytes.buffer
+        guard let base = buffer.baseAddress else { return }
         let section = bytes.section
-        let objectPath = bytes.objectPath
         // The kinds this section holds, one bit each (AnnotationKind.order).
         let expectedKinds: UInt8 = switch section {
         case SectionName.modules: 0b0001
@@ -57,32 +59,33 @@ public enum RecordParser {
         }
         var start = 0
         while start < buffer.count {
-            if buffer[start] == 0 {
+            if base.load(fromByteOffset: start, as: UInt8.self) == 0 {
                 start += 1
                 continue
             }
-            let end = buffer.baseAddress.flatMap { base in
-                memchr(base + start, 0, buffer.count - start).map { $0 - UnsafeMutableRawPointer(mutating: base) }
-            } ?? buffer.count
+            let scan = RecordScan(base, from: start, count: buffer.count)
+            let end = start + scan.length
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
             if end == buffer.count {
                 diagnostics.append(
                     RegistryDiagnostic(
                         .malformedRecord(reason: "not NUL-terminated at the end of the section"),
-                        objectPath: objectPath, section: section, record: printable(chunk)))
+                        objectPath: bytes.objectPath, section: section, record: printable(chunk)))
             } else {
                 do throws(Failure) {
-                    let layout = try layout(of: chunk, at: start)
+                    var layout = try layout(of: chunk, at: start, scan: scan)
                     if expectedKinds & (1 << layout.kind.order) != 0 {
-                        records.append(AnnotationRecord(bytes: bytes, layout: layout))
+                        layout.section = index
+                        layouts.append(layout)
                     } else {
                         diagnostics.append(
                             RegistryDiagnostic(
-                                .misplacedRecord(kind: layout.kind, expectedSection: layout.kind.section), objectPath: objectPath,
-                                section: section, record: printable(chunk)))
+                                .misplacedRecord(kind: layout.kind, expectedSection: layout.kind.section),
+                                objectPath: bytes.objectPath, section: section, record: printable(chunk)))
                     }
                 } catch {
-                    diagnostics.append(RegistryDiagnostic(error.kind, objectPath: objectPath, section: section, record: printable(chunk)))
+                    diagnostics.append(
+                        RegistryDiagnostic(error.kind, objectPath: bytes.objectPath, section: section, record: printable(chunk)))
                 }
             }
             start = end + 1
@@ -126,10 +129,18 @@ public enum RecordParser {
 
     /// Validates one record in place; `offset` is where it starts in its section.
     static func layout(of bytes: UnsafeRawBufferPointer, at offset: Int) throws(Failure) -> RecordLayout {
+        var scan = bytes.baseAddress.map { RecordScan($0, from: 0, count: bytes.count) } ?? .unscanned(length: 0, isASCII: true)
+        // A NUL inside a record handed over on its own is one more byte that no field accepts; the scan stops
+        // at NULs, so such a record has its fields searched for.
+        if scan.length != bytes.count { scan = .unscanned(length: bytes.count, isASCII: isASCII(bytes)) }
+        return try layout(of: bytes, at: offset, scan: scan)
+    }
+
+    /// Validates one record whose separators `scan` found.
+    private static func layout(of bytes: UnsafeRawBufferPointer, at offset: Int, scan: RecordScan) throws(Failure) -> RecordLayout {
         if bytes.count > maximumRecordLength { throw Failure(kind: .oversizedRecord(length: bytes.count)) }
-        let ascii = isASCII(bytes)
-        if !ascii && String(validating: bytes, as: UTF8.self) == nil { throw Failure(kind: .invalidUTF8) }
-        var record = Record(bytes: bytes, offset: offset, isASCII: ascii)
+        if !scan.isASCII && String(validating: bytes, as: UTF8.self) == nil { throw Failure(kind: .invalidUTF8) }
+        var record = Record(bytes: bytes, offset: offset, scan: scan)
         return try record.layout()
     }
 
@@ -153,21 +164,34 @@ public enum RecordParser {
     private struct Record {
         let bytes: UnsafeRawBufferPointer
         let offset: Int
-        let isASCII: Bool
+        let scan: RecordScan
+        var isASCII: Bool { scan.isASCII }
         /// Where the next field starts; past the end once every field was read.
         var position = 0
+        /// How many fields were read.
+        var fieldIndex = 0
 
-        init(bytes: UnsafeRawBufferPointer, offset: Int, isASCII: Bool) {
+        init(bytes: UnsafeRawBufferPointer, offset: Int, scan: RecordScan) {
             self.bytes = bytes
             self.offset = offset
-            self.isASCII = isASCII
+            self.scan = scan
         }
+
+        var hasMoreFields: Bool { position <= bytes.count }
 
         mutating func nextField() -> Range<Int>? {
             guard position <= bytes.count, let base = bytes.baseAddress else { return nil }
             let start = position
-            let end = memchr(base + start, Int32(UInt8(ascii: "|")), bytes.count - start)
-                .map { UnsafeRawPointer($0) - base } ?? bytes.count
+            let end: Int
+            if fieldIndex < scan.storedCount {
+                end = scan[fieldIndex]
+            } else if !scan.overflowed {
+                end = bytes.count
+            } else {
+                end = memchr(base + start, Int32(UInt8(ascii: "|")), bytes.count - start)
+                    .map { UnsafeRawPointer($0) - base } ?? bytes.count
+            }
+            fieldIndex += 1
             position = end + 1
             return start..<end
         }
@@ -176,10 +200,12 @@ public enum RecordParser {
             String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
 
+        /// Compared byte by byte: the fields are a few bytes long, shorter than a call to `memcmp` costs.
         func field(_ range: Range<Int>, equals literal: StaticString) -> Bool {
             guard range.count == literal.utf8CodeUnitCount else { return false }
-            let expected = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-            return memcmp(bytes.baseAddress! + range.lowerBound, expected.baseAddress!, range.count) == 0
+            let expected = literal.utf8Start
+            for index in 0..<range.count where bytes[range.lowerBound + index] != expected[index] { return false }
+            return true
         }
 
         func span(_ range: Range<Int>) -> RecordLayout.Span {
@@ -203,7 +229,7 @@ public enum RecordParser {
             var layout = RecordLayout(offset: offset, start: offset, length: UInt16(bytes.count), kind: .module, name: span(first))
             if field(kind, equals: "module") {
                 try checkTypeName(first, role: "module type")
-                let values = try attributes(allowed: moduleAttributes)
+                let values = hasMoreFields ? try attributes(allowed: moduleAttributes) : AttributeValues()
                 layout.level = try value(values[0], for: "level") { range -> ModuleLevel? in
                     field(range, equals: "basic") ? .basic : field(range, equals: "normal") ? .normal : nil
                 } ?? .normal
@@ -226,7 +252,7 @@ public enum RecordParser {
                 try checkTypeName(first, role: "service protocol")
                 try checkTypeName(type, role: "service type")
                 layout.type = span(type)
-                let values = try attributes(allowed: serviceAttributes)
+                let values = hasMoreFields ? try attributes(allowed: serviceAttributes) : AttributeValues()
                 layout.scope = try value(values[0], for: "scope", scope) ?? .transient
                 layout.qualifier = try value(values[1], for: "name") { range -> RecordLayout.Span?? in
                     range.isEmpty ? .some(nil) : (isName(range) ? .some(span(range)) : nil)
@@ -242,7 +268,7 @@ public enum RecordParser {
                 }
                 try checkTypeName(type, role: "route handler type")
                 layout.type = span(type)
-                let values = try attributes(allowed: routeAttributes)
+                let values = hasMoreFields ? try attributes(allowed: routeAttributes) : AttributeValues()
                 layout.qualifier = try value(values[0], for: "scheme") { range -> RecordLayout.Span?? in
                     range.isEmpty ? .some(nil) : (isScheme(range) ? .some(span(range)) : nil)
                 } ?? nil
