@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One pass over a record's bytes, eight at a time: where it ends (its NUL), whether it is all ASCII, and where
 /// its first `capacity` '|' separators lie. The parser then reads fields from these positions instead of
 /// searching for each separator, and checks no byte twice for ASCII.
@@ -8,11 +12,19 @@ struct RecordScan {
     /// The record's length: the bytes before its NUL, or before the end of the bytes scanned.
     private(set) var length = 0
     private(set) var isASCII = true
-    /// Positions of the first separators, from the record's first byte.
-    private var stored: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0, 0, 0)
+    /// Positions of the first separators, from the record's first byte, 16 bits each: four in `low`, four in
+    /// `high`. Plain words rather than a tuple, which the parser copied whole (with stalled loads) to read one
+    /// element. 16 bits hold every position of a record the parser reads fields of (`maximumRecordLength`);
+    /// a longer record is refused before its fields are read.
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
     private(set) var storedCount = 0
     /// More separators than `capacity`: the fields past the stored ones must be searched for.
     private(set) var overflowed = false
+    /// The parser's cursor, kept here so that reading fields copies no scan: where the next field starts
+    /// (past the end once every field was read), and how many fields were read.
+    private var position = 0
+    private var fieldIndex = 0
 
     /// A scan that stored nothing, for a record whose fields are all searched for.
     static func unscanned(length: Int, isASCII: Bool) -> RecordScan {
@@ -23,7 +35,9 @@ struct RecordScan {
         return scan
     }
 
-    /// Scans from `start` up to the first NUL or `count`.
+    /// Scans from `start` up to the first NUL or `count`. Inlined, so that the scan is built where the parser
+    /// keeps it rather than built elsewhere and copied.
+    @inline(__always)
     init(_ base: UnsafeRawPointer, from start: Int, count: Int) {
         var index = start
         var high: UInt64 = 0
@@ -57,18 +71,27 @@ struct RecordScan {
 
     private init() {}
 
-    /// The separator `index` (below `storedCount`).
-    subscript(index: Int) -> Int {
-        switch index {
-        case 0: Int(stored.0)
-        case 1: Int(stored.1)
-        case 2: Int(stored.2)
-        case 3: Int(stored.3)
-        case 4: Int(stored.4)
-        case 5: Int(stored.5)
-        case 6: Int(stored.6)
-        default: Int(stored.7)
+    func hasMore(in bytes: UnsafeRawBufferPointer) -> Bool { position <= bytes.count }
+
+    /// The next field of the record `bytes`, the record this scan was made of.
+    @inline(__always)
+    mutating func next(in bytes: UnsafeRawBufferPointer) -> Range<Int>? {
+        guard position <= bytes.count, let base = bytes.baseAddress else { return nil }
+        let start = position
+        let end: Int
+        if fieldIndex < storedCount {
+            // The stored properties directly: a call to the subscript from here copied the whole scan.
+            let word = fieldIndex < 4 ? low : high
+            end = Int(truncatingIfNeeded: (word >> UInt64(16 * (fieldIndex & 3))) & 0xFFFF)
+        } else if !overflowed {
+            end = bytes.count
+        } else {
+            end = memchr(base + start, Int32(UInt8(ascii: "|")), bytes.count - start)
+                .map { UnsafeRawPointer($0) - base } ?? bytes.count
         }
+        fieldIndex += 1
+        position = end + 1
+        return start..<end
     }
 
     /// Stores the separators a word's mask marks (the high bit of each matching byte).
@@ -85,16 +108,11 @@ struct RecordScan {
             overflowed = true
             return
         }
-        let value = Int32(truncatingIfNeeded: position)
-        switch storedCount {
-        case 0: stored.0 = value
-        case 1: stored.1 = value
-        case 2: stored.2 = value
-        case 3: stored.3 = value
-        case 4: stored.4 = value
-        case 5: stored.5 = value
-        case 6: stored.6 = value
-        default: stored.7 = value
+        let value = UInt64(UInt16(truncatingIfNeeded: position)) << UInt64(16 * (storedCount & 3))
+        if storedCount < 4 {
+            low |= value
+        } else {
+            high |= value
         }
         storedCount += 1
     }
