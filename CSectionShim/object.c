@@ -42,8 +42,11 @@ bh_section *bh_object_add_section(bh_object *object, size_t *capacity, const cha
 }
 
 void bh_object_drop_sections(bh_object *object) {
-    for (size_t i = 0; i < object->section_count; i++) free(object->sections[i].data);
+    if (!object->sections_in_one_block) {
+        for (size_t i = 0; i < object->section_count; i++) free(object->sections[i].data);
+    }
     free(object->sections);
+    object->sections_in_one_block = 0;
     object->sections = NULL;
     object->section_count = 0;
 }

@@ -6,6 +6,7 @@
  */
 #include "internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -131,22 +132,41 @@ void bh_memory_notes_read(const struct dl_phdr_info *info, bh_memory_notes *note
 }
 
 int bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_notes *notes, bh_object *object) {
-    size_t capacity = 0;
+    /* The section table and every section's copy share one block: one allocation per object, not one per
+       section and one for the table. */
+    int status[BEEHIVE_NOTE_SECTION_COUNT + 1];
+    size_t count = 0, bytes = 0;
     for (size_t i = 0; i <= BEEHIVE_NOTE_SECTION_COUNT; i++) {
         size_t size = notes->stop[i] - notes->start[i];
         if (size == 0) continue;
-        const char *name = i < BEEHIVE_NOTE_SECTION_COUNT ? bh_section_names[i] : BEEHIVE_SECTION_TYPES;
-        bh_section *section = bh_object_add_section(object, &capacity, name, size);
-        if (!section) return 0;
+        count++;
         if (size > BH_SECTION_SIZE_MAX) {
-            section->status = BH_SECTION_TOO_LARGE;
+            status[i] = BH_SECTION_TOO_LARGE;
         } else if (!bh_inside_readable_segment(info, notes->start[i], size)) {
-            section->status = BH_SECTION_OUTSIDE_SEGMENT;
+            status[i] = BH_SECTION_OUTSIDE_SEGMENT;
         } else {
-            section->data = malloc(size);
-            if (!section->data) return 0;
-            bh_copy_mapped(section->data, (const unsigned char *)notes->start[i], size);
+            status[i] = BH_SECTION_OK;
+            bytes += size;
         }
+    }
+    if (count == 0) return 1;
+    bh_section *sections = malloc(count * sizeof *sections + bytes);
+    if (!sections) return 0;
+    object->sections = sections;
+    object->sections_in_one_block = 1;
+    unsigned char *data = (unsigned char *)(sections + count);
+    for (size_t i = 0; i <= BEEHIVE_NOTE_SECTION_COUNT; i++) {
+        size_t size = notes->stop[i] - notes->start[i];
+        if (size == 0) continue;
+        bh_section *section = &sections[object->section_count++];
+        section->name = i < BEEHIVE_NOTE_SECTION_COUNT ? bh_section_names[i] : BEEHIVE_SECTION_TYPES;
+        section->size = size;
+        section->status = status[i];
+        section->data = NULL;
+        if (status[i] != BH_SECTION_OK) continue;
+        section->data = data;
+        bh_copy_mapped(data, (const unsigned char *)notes->start[i], size);
+        data += size;
     }
     return 1;
 }
@@ -175,12 +195,23 @@ void bh_candidate_free(bh_candidate *c) {
     c->phdrs = NULL;
 }
 
-/* The main program has no name in dl_iterate_phdr; /proc/self/exe names its file without opening it. */
+/* The main program has no name in dl_iterate_phdr; /proc/self/exe names its file without opening it. Read
+   once: the link stays the same for the life of the process, and a readlink per walk was a system call per
+   scan. */
+static char bh_main_path[4096];
+static pthread_once_t bh_main_path_once = PTHREAD_ONCE_INIT;
+
+static void bh_read_main_path(void) {
+    ssize_t length = readlink("/proc/self/exe", bh_main_path, sizeof bh_main_path - 1);
+    if (length < 0) {
+        strcpy(bh_main_path, "/proc/self/exe");
+    } else {
+        bh_main_path[length] = '\0';
+    }
+}
+
 char *bh_display_path(const char *name, int is_main) {
     if (!is_main) return bh_strdup(name);
-    char buffer[4096];
-    ssize_t length = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-    if (length < 0) return bh_strdup("/proc/self/exe");
-    buffer[length] = '\0';
-    return bh_strdup(buffer);
+    pthread_once(&bh_main_path_once, bh_read_main_path);
+    return bh_strdup(bh_main_path);
 }

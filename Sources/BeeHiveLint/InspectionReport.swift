@@ -112,7 +112,7 @@ public struct InspectionReport: Encodable, Sendable {
     /// Whether some file could not be read as ELF: `inspect` exits non-zero then.
     public var hasUnreadableFile: Bool { files.contains { !$0.readable } }
 
-    private static func ordered(_ records: [AnnotationRecord]) -> [AnnotationRecord] {
+    private static func ordered(_ records: some Sequence<AnnotationRecord>) -> [AnnotationRecord] {
         records.sorted { (sectionRank($0), $0.origin.offset) < (sectionRank($1), $1.origin.offset) }
     }
 

@@ -63,7 +63,7 @@ public enum Linter {
 
     /// On-demand modules that cannot work as declared: beside a launch module in one file (the file loads at
     /// launch anyway), or needed by a launch module while their file loads on first use only.
-    private static func onDemandProblems(_ files: [(path: String, records: [AnnotationRecord])]) -> [LintFinding] {
+    private static func onDemandProblems(_ files: [(path: String, records: AnnotationRecords)]) -> [LintFinding] {
         let modules = files.map { file in
             (file.path, file.records.compactMap { record -> (AnnotationRecord, ModuleAnnotation)? in
                 if case .module(let module) = record.payload { (record, module) } else { nil }

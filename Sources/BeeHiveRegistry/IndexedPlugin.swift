@@ -26,14 +26,14 @@ public struct IndexedPlugin: Sendable, Hashable {
 
     public init(
         path: String, fileName: String, stamp: PluginFileStamp, buildID: String?, isAnnotated: Bool,
-        records: [AnnotationRecord], isFromCache: Bool
+        records: some Sequence<AnnotationRecord>, isFromCache: Bool
     ) {
         self.path = path
         self.fileName = fileName
         self.stamp = stamp
         self.buildID = buildID
         self.isAnnotated = isAnnotated
-        self.records = records
+        self.records = Array(records)
         self.isFromCache = isFromCache
     }
 }

@@ -22,10 +22,14 @@ public struct ObjectAnnotations: Sendable, Hashable {
     public let object: LoadedObject
     /// Whether the object carries the BeeHive note that marks annotated objects.
     public let isAnnotated: Bool
-    public let records: [AnnotationRecord]
+    public let records: AnnotationRecords
     public let diagnostics: [RegistryDiagnostic]
 
     public init(object: LoadedObject, isAnnotated: Bool, records: [AnnotationRecord], diagnostics: [RegistryDiagnostic]) {
+        self.init(object: object, isAnnotated: isAnnotated, records: AnnotationRecords(records), diagnostics: diagnostics)
+    }
+
+    init(object: LoadedObject, isAnnotated: Bool, records: AnnotationRecords, diagnostics: [RegistryDiagnostic]) {
         self.object = object
         self.isAnnotated = isAnnotated
         self.records = records

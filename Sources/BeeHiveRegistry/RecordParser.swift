@@ -33,21 +33,23 @@ public enum RecordParser {
         let copy = bytes.withContiguousStorageIfAvailable {
             SectionBytes(copying: UnsafeRawBufferPointer($0), section: section, objectPath: objectPath)
         } ?? Array(bytes).withUnsafeBytes { SectionBytes(copying: $0, section: section, objectPath: objectPath) }
-        var records: [AnnotationRecord] = []
+        var layouts: [RecordLayout] = []
         var diagnostics: [RegistryDiagnostic] = []
-        parse(copy, into: &records, &diagnostics)
-        return (records, diagnostics)
+        parse(copy, index: 0, into: &layouts, &diagnostics)
+        return (layouts.map { AnnotationRecord(bytes: copy, layout: $0) }, diagnostics)
     }
 
     /// A guess at the number of records in a section, to size arrays once: records are rarely shorter.
     static func estimatedRecordCount(in bytes: SectionBytes) -> Int { bytes.buffer.count / 24 }
 
-    /// The hot path: every record of one section, appended to `records` without a string or an allocation
-    /// per valid record.
-    static func parse(_ bytes: SectionBytes, into records: inout [AnnotationRecord], _ diagnostics: inout [RegistryDiagnostic]) {
+    /// The hot path: every record of one section, appended to `layouts` without a string, an allocation or a
+    /// reference count per valid record. `index` is the section's place among its object's sections.
+    static func parse(
+        _ bytes: SectionBytes, index: UInt8, into layouts: inout [RecordLayout], _ diagnostics: inout [RegistryDiagnostic]
+    ) {
         let buffer = bytes.buffer
+        guard let base = buffer.baseAddress else { return }
         let section = bytes.section
-        let objectPath = bytes.objectPath
         // The kinds this section holds, one bit each (AnnotationKind.order).
         let expectedKinds: UInt8 = switch section {
         case SectionName.modules: 0b0001
@@ -57,32 +59,37 @@ public enum RecordParser {
         }
         var start = 0
         while start < buffer.count {
-            if buffer[start] == 0 {
+            if base.load(fromByteOffset: start, as: UInt8.self) == 0 {
                 start += 1
                 continue
             }
-            let end = buffer.baseAddress.flatMap { base in
-                memchr(base + start, 0, buffer.count - start).map { $0 - UnsafeMutableRawPointer(mutating: base) }
-            } ?? buffer.count
+            var scan = RecordScan(base, from: start, count: buffer.count)
+            let end = start + scan.length
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
             if end == buffer.count {
                 diagnostics.append(
                     RegistryDiagnostic(
                         .malformedRecord(reason: "not NUL-terminated at the end of the section"),
-                        objectPath: objectPath, section: section, record: printable(chunk)))
+                        objectPath: bytes.objectPath, section: section, record: printable(chunk)))
             } else {
+                layouts.append(.unparsed)
+                let last = layouts.count - 1
                 do throws(Failure) {
-                    let layout = try layout(of: chunk, at: start)
-                    if expectedKinds & (1 << layout.kind.order) != 0 {
-                        records.append(AnnotationRecord(bytes: bytes, layout: layout))
+                    try layout(of: chunk, at: start, scan: &scan, into: &layouts[last])
+                    let kind = layouts[last].kind
+                    if expectedKinds & (1 << kind.order) != 0 {
+                        layouts[last].section = index
                     } else {
+                        layouts.removeLast()
                         diagnostics.append(
                             RegistryDiagnostic(
-                                .misplacedRecord(kind: layout.kind, expectedSection: layout.kind.section), objectPath: objectPath,
-                                section: section, record: printable(chunk)))
+                                .misplacedRecord(kind: kind, expectedSection: kind.section),
+                                objectPath: bytes.objectPath, section: section, record: printable(chunk)))
                     }
                 } catch {
-                    diagnostics.append(RegistryDiagnostic(error.kind, objectPath: objectPath, section: section, record: printable(chunk)))
+                    layouts.removeLast()
+                    diagnostics.append(
+                        RegistryDiagnostic(error.kind, objectPath: bytes.objectPath, section: section, record: printable(chunk)))
                 }
             }
             start = end + 1
@@ -126,11 +133,24 @@ public enum RecordParser {
 
     /// Validates one record in place; `offset` is where it starts in its section.
     static func layout(of bytes: UnsafeRawBufferPointer, at offset: Int) throws(Failure) -> RecordLayout {
+        var scan = bytes.baseAddress.map { RecordScan($0, from: 0, count: bytes.count) } ?? .unscanned(length: 0, isASCII: true)
+        // A NUL inside a record handed over on its own is one more byte that no field accepts; the scan stops
+        // at NULs, so such a record has its fields searched for.
+        if scan.length != bytes.count { scan = .unscanned(length: bytes.count, isASCII: isASCII(bytes)) }
+        var layout = RecordLayout.unparsed
+        try self.layout(of: bytes, at: offset, scan: &scan, into: &layout)
+        return layout
+    }
+
+    /// Validates one record whose separators `scan` found, reading its fields through `scan`. Writes `layout`
+    /// in place: the section parser passes an element of its array, since a layout built elsewhere and copied
+    /// in stalled the copy (its fields were still being stored).
+    private static func layout(
+        of bytes: UnsafeRawBufferPointer, at offset: Int, scan: inout RecordScan, into layout: inout RecordLayout
+    ) throws(Failure) {
         if bytes.count > maximumRecordLength { throw Failure(kind: .oversizedRecord(length: bytes.count)) }
-        let ascii = isASCII(bytes)
-        if !ascii && String(validating: bytes, as: UTF8.self) == nil { throw Failure(kind: .invalidUTF8) }
-        var record = Record(bytes: bytes, offset: offset, isASCII: ascii)
-        return try record.layout()
+        if !scan.isASCII && String(validating: bytes, as: UTF8.self) == nil { throw Failure(kind: .invalidUTF8) }
+        try Record(bytes: bytes, offset: offset, isASCII: scan.isASCII).layout(&scan, into: &layout)
     }
 
     /// ASCII is checked eight bytes at a time; anything else by the standard library, which is rare enough to
@@ -154,40 +174,41 @@ public enum RecordParser {
         let bytes: UnsafeRawBufferPointer
         let offset: Int
         let isASCII: Bool
-        /// Where the next field starts; past the end once every field was read.
-        var position = 0
-
-        init(bytes: UnsafeRawBufferPointer, offset: Int, isASCII: Bool) {
-            self.bytes = bytes
-            self.offset = offset
-            self.isASCII = isASCII
-        }
-
-        mutating func nextField() -> Range<Int>? {
-            guard position <= bytes.count, let base = bytes.baseAddress else { return nil }
-            let start = position
-            let end = memchr(base + start, Int32(UInt8(ascii: "|")), bytes.count - start)
-                .map { UnsafeRawPointer($0) - base } ?? bytes.count
-            position = end + 1
-            return start..<end
-        }
 
         func string(_ range: Range<Int>) -> String {
             String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
 
+        /// Compared byte by byte, inlined with the literal's length known: the fields are a few bytes long,
+        /// shorter than a call to `memcmp` costs.
+        @inline(__always)
         func field(_ range: Range<Int>, equals literal: StaticString) -> Bool {
-            guard range.count == literal.utf8CodeUnitCount else { return false }
-            let expected = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-            return memcmp(bytes.baseAddress! + range.lowerBound, expected.baseAddress!, range.count) == 0
+            let count = literal.utf8CodeUnitCount
+            guard range.count == count else { return false }
+            let actual = bytes.baseAddress.unsafelyUnwrapped + range.lowerBound
+            let expected = literal.utf8Start
+            var index = 0
+            while index < count {
+                if actual.load(fromByteOffset: index, as: UInt8.self) != expected[index] { return false }
+                index &+= 1
+            }
+            return true
         }
 
         func span(_ range: Range<Int>) -> RecordLayout.Span {
             RecordLayout.Span(start: UInt16(range.lowerBound), end: UInt16(range.upperBound))
         }
 
-        mutating func layout() throws(Failure) -> RecordLayout {
-            guard let header = nextField() else { throw .malformed("empty record") }
+        /// `beehive:1`, the header of every record of this version, as one word and a byte.
+        @inline(__always)
+        func isCurrentHeader(_ range: Range<Int>) -> Bool {
+            range.count == 9
+                && UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self)) == 0x3A65_7669_6865_6562
+                && bytes[range.lowerBound + 8] == UInt8(ascii: "1")
+        }
+
+        /// Why a header that is not `beehive:1` is refused.
+        func checkHeader(_ header: Range<Int>) throws(Failure) {
             let prefix = header.lowerBound..<min(header.upperBound, header.lowerBound + 8)
             guard field(prefix, equals: "beehive:") else {
                 throw .malformed("expected '\(versionPrefix)\(currentVersion)' at the start")
@@ -197,13 +218,19 @@ public enum RecordParser {
                 if !version.isEmpty, bytes[version].allSatisfy(isDigit) { throw Failure(kind: .unknownVersion(string(header))) }
                 throw .malformed("bad version '\(string(header))'")
             }
-            guard let kind = nextField(), let first = nextField() else {
+        }
+
+        func layout(_ fields: inout RecordScan, into layout: inout RecordLayout) throws(Failure) {
+            guard let header = fields.next(in: bytes) else { throw .malformed("empty record") }
+            if !isCurrentHeader(header) { try checkHeader(header) }
+            guard let kind = fields.next(in: bytes), let first = fields.next(in: bytes) else {
+
                 throw .malformed("expected a kind and a name after '\(string(header))'")
             }
-            var layout = RecordLayout(offset: offset, start: offset, length: UInt16(bytes.count), kind: .module, name: span(first))
+            layout = RecordLayout(offset: offset, start: offset, length: UInt16(bytes.count), kind: .module, name: span(first))
             if field(kind, equals: "module") {
                 try checkTypeName(first, role: "module type")
-                let values = try attributes(allowed: moduleAttributes)
+                let values = fields.hasMore(in: bytes) ? try attributes(allowed: moduleAttributes, &fields) : AttributeValues()
                 layout.level = try value(values[0], for: "level") { range -> ModuleLevel? in
                     field(range, equals: "basic") ? .basic : field(range, equals: "normal") ? .normal : nil
                 } ?? .normal
@@ -218,55 +245,57 @@ public enum RecordParser {
                 layout.isOnDemand = try value(values[4], for: "ondemand") { range -> Bool? in
                     field(range, equals: "1") ? true : field(range, equals: "0") ? false : nil
                 } ?? false
-                return layout
+                return
             }
             if field(kind, equals: "service") {
                 layout.kind = .service
-                guard let type = nextField() else { throw .malformed("a service record names a protocol and a type") }
+                guard let type = fields.next(in: bytes) else { throw .malformed("a service record names a protocol and a type") }
                 try checkTypeName(first, role: "service protocol")
                 try checkTypeName(type, role: "service type")
                 layout.type = span(type)
-                let values = try attributes(allowed: serviceAttributes)
+                let values = fields.hasMore(in: bytes) ? try attributes(allowed: serviceAttributes, &fields) : AttributeValues()
                 layout.scope = try value(values[0], for: "scope", scope) ?? .transient
-                layout.qualifier = try value(values[1], for: "name") { range -> RecordLayout.Span?? in
-                    range.isEmpty ? .some(nil) : (isName(range) ? .some(span(range)) : nil)
-                } ?? nil
-                if layout.scope == .named && layout.qualifier == nil { throw .malformed("scope=named needs a non-empty name") }
-                return layout
+                // An empty value is no name: its span is empty.
+                layout.qualifier = try value(values[1], for: "name") { range -> RecordLayout.Span? in
+                    range.isEmpty || isName(range) ? span(range) : nil
+                } ?? layout.qualifier
+                if layout.scope == .named && layout.qualifier.isEmpty { throw .malformed("scope=named needs a non-empty name") }
+                return
             }
             if field(kind, equals: "route") {
                 layout.kind = .route
-                guard let type = nextField() else { throw .malformed("a route record names a pattern and a type") }
+                guard let type = fields.next(in: bytes) else { throw .malformed("a route record names a pattern and a type") }
                 guard !first.isEmpty, bytes[first].allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
                     throw .malformed("route pattern '\(string(first))' is empty or contains spaces or control characters")
                 }
                 try checkTypeName(type, role: "route handler type")
                 layout.type = span(type)
-                let values = try attributes(allowed: routeAttributes)
-                layout.qualifier = try value(values[0], for: "scheme") { range -> RecordLayout.Span?? in
-                    range.isEmpty ? .some(nil) : (isScheme(range) ? .some(span(range)) : nil)
-                } ?? nil
+                let values = fields.hasMore(in: bytes) ? try attributes(allowed: routeAttributes, &fields) : AttributeValues()
+                // An empty value is no scheme: its span is empty.
+                layout.qualifier = try value(values[0], for: "scheme") { range -> RecordLayout.Span? in
+                    range.isEmpty || isScheme(range) ? span(range) : nil
+                } ?? layout.qualifier
                 layout.priority = try value(values[1], for: "priority", integer) ?? 0
-                return layout
+                return
             }
             if field(kind, equals: "target") {
                 layout.kind = .target
-                guard let type = nextField(), nextField() == nil else {
+                guard let type = fields.next(in: bytes), fields.next(in: bytes) == nil else {
                     throw .malformed("a target record is 'target|<name>|<type>'")
                 }
                 guard isName(first) else { throw .malformed("bad target name '\(string(first))'") }
                 try checkTypeName(type, role: "target type")
                 layout.type = span(type)
-                return layout
+                return
             }
             throw .malformed("unknown record kind '\(string(kind))' (module, service, route or target)")
         }
 
         /// The remaining `key=value` fields: each key at most once, and only the allowed keys (at most
         /// `AttributeValues.capacity`), returned in the order of `allowed`.
-        mutating func attributes(allowed: [StaticString]) throws(Failure) -> AttributeValues {
+        func attributes(allowed: [StaticString], _ fields: inout RecordScan) throws(Failure) -> AttributeValues {
             var values = AttributeValues()
-            while let range = nextField() {
+            while let range = fields.next(in: bytes) {
                 guard let equals = bytes[range].firstIndex(of: UInt8(ascii: "=")) else {
                     throw .malformed("expected key=value, found '\(string(range))'")
                 }
@@ -328,12 +357,15 @@ public enum RecordParser {
                 let low: UInt64 = 1 << 0x24 | 1 << 0x2E | 0x3FF << 0x30
                 let high: UInt64 = 0x07FF_FFFE_87FF_FFFE
                 var previousWasDot = true
-                for byte in bytes[range] {
+                var index = range.lowerBound
+                while index < range.upperBound {
+                    let byte = bytes.load(fromByteOffset: index, as: UInt8.self)
                     let allowed = byte < 64 ? low >> UInt64(byte) : high >> UInt64(byte & 63)
                     if allowed & 1 == 0 { return false }
                     let isDot = byte == UInt8(ascii: ".")
                     if isDot && previousWasDot { return false }
                     previousWasDot = isDot
+                    index &+= 1
                 }
                 return !previousWasDot
             }

@@ -44,7 +44,6 @@ public enum SectionReader {
         let object = pointer.pointee
         let loaded = loadedObject(object)
         let path = loaded.path
-        var records: [AnnotationRecord] = []
         var diagnostics: [RegistryDiagnostic] = []
         if let problem = objectProblem(object) {
             diagnostics.append(RegistryDiagnostic(problem, objectPath: path))
@@ -70,11 +69,14 @@ public enum SectionReader {
                 diagnostics.append(RegistryDiagnostic(.sectionUnreadable, objectPath: path, section: name))
             }
         }
-        records.reserveCapacity(recordCount)
-        for bytes in sections {
-            RecordParser.parse(bytes, into: &records, &diagnostics)
+        var layouts: [RecordLayout] = []
+        layouts.reserveCapacity(recordCount)
+        for (index, bytes) in sections.enumerated() {
+            RecordParser.parse(bytes, index: UInt8(index), into: &layouts, &diagnostics)
         }
-        return ObjectAnnotations(object: loaded, isAnnotated: object.annotated != 0, records: records, diagnostics: diagnostics)
+        return ObjectAnnotations(
+            object: loaded, isAnnotated: object.annotated != 0, records: AnnotationRecords(sections: sections, layouts: layouts),
+            diagnostics: diagnostics)
     }
 
     /// The registry's own string for a section name the shim reports, so that no record makes one.

@@ -273,7 +273,7 @@ private let broken = object(4, "/app/lib/libBroken.so", ["beehive:1|module|Broke
         let reinstated = registry.reinstateObjects(atPath: "/app/plugins/libReviews.so")
         #expect(reinstated.loadedObjects == [plugin.object])
         #expect(Set(reinstated.added) == Set(plugin.records))
-        #expect(Set(registry.records) == Set(shop.records + plugin.records))
+        #expect(Set(registry.records) == Set(Array(shop.records) + plugin.records))
         #expect(registry.reinstateObjects(atPath: "/app/plugins/libReviews.so").isEmpty)
     }
 

@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One pass over a record's bytes, eight at a time: where it ends (its NUL), whether it is all ASCII, and where
+/// its first `capacity` '|' separators lie. The parser then reads fields from these positions instead of
+/// searching for each separator, and checks no byte twice for ASCII.
+struct RecordScan {
+    /// Enough for every valid record: a module with all five attributes has seven separators.
+    static let capacity = 8
+
+    /// The record's length: the bytes before its NUL, or before the end of the bytes scanned.
+    private(set) var length = 0
+    private(set) var isASCII = true
+    /// Positions of the first separators, from the record's first byte, 16 bits each: four in `low`, four in
+    /// `high`. Plain words rather than a tuple, which the parser copied whole (with stalled loads) to read one
+    /// element. 16 bits hold every position of a record the parser reads fields of (`maximumRecordLength`);
+    /// a longer record is refused before its fields are read.
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+    private(set) var storedCount = 0
+    /// More separators than `capacity`: the fields past the stored ones must be searched for.
+    private(set) var overflowed = false
+    /// The parser's cursor, kept here so that reading fields copies no scan: where the next field starts
+    /// (past the end once every field was read), and how many fields were read.
+    private var position = 0
+    private var fieldIndex = 0
+
+    /// A scan that stored nothing, for a record whose fields are all searched for.
+    static func unscanned(length: Int, isASCII: Bool) -> RecordScan {
+        var scan = RecordScan()
+        scan.length = length
+        scan.isASCII = isASCII
+        scan.overflowed = true
+        return scan
+    }
+
+    /// Scans from `start` up to the first NUL or `count`. Inlined, so that the scan is built where the parser
+    /// keeps it rather than built elsewhere and copied.
+    @inline(__always)
+    init(_ base: UnsafeRawPointer, from start: Int, count: Int) {
+        var index = start
+        var high: UInt64 = 0
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self))
+            let nuls = Self.zeroBytes(word)
+            let pipes = Self.zeroBytes(word ^ 0x7C7C_7C7C_7C7C_7C7C)
+            if nuls != 0 {
+                let before = nuls.trailingZeroBitCount / 8
+                let mask: UInt64 = before == 0 ? 0 : (1 << UInt64(8 * before)) - 1
+                high |= word & mask
+                store(pipes & mask, at: index - start)
+                length = index - start + before
+                isASCII = high & 0x8080_8080_8080_8080 == 0
+                return
+            }
+            high |= word
+            store(pipes, at: index - start)
+            index += 8
+        }
+        while index < count {
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            if byte == 0 { break }
+            high |= UInt64(byte)
+            if byte == UInt8(ascii: "|") { store(index - start) }
+            index += 1
+        }
+        length = index - start
+        isASCII = high & 0x8080_8080_8080_8080 == 0
+    }
+
+    private init() {}
+
+    func hasMore(in bytes: UnsafeRawBufferPointer) -> Bool { position <= bytes.count }
+
+    /// The next field of the record `bytes`, the record this scan was made of.
+    @inline(__always)
+    mutating func next(in bytes: UnsafeRawBufferPointer) -> Range<Int>? {
+        guard position <= bytes.count, let base = bytes.baseAddress else { return nil }
+        let start = position
+        let end: Int
+        if fieldIndex < storedCount {
+            // The stored properties directly: a call to the subscript from here copied the whole scan.
+            let word = fieldIndex < 4 ? low : high
+            end = Int(truncatingIfNeeded: (word >> UInt64(16 * (fieldIndex & 3))) & 0xFFFF)
+        } else if !overflowed {
+            end = bytes.count
+        } else {
+            end = memchr(base + start, Int32(UInt8(ascii: "|")), bytes.count - start)
+                .map { UnsafeRawPointer($0) - base } ?? bytes.count
+        }
+        fieldIndex += 1
+        position = end + 1
+        return start..<end
+    }
+
+    /// Stores the separators a word's mask marks (the high bit of each matching byte).
+    private mutating func store(_ mask: UInt64, at offset: Int) {
+        var mask = mask
+        while mask != 0 {
+            store(offset + mask.trailingZeroBitCount / 8)
+            mask &= mask - 1
+        }
+    }
+
+    private mutating func store(_ position: Int) {
+        guard storedCount < Self.capacity else {
+            overflowed = true
+            return
+        }
+        let value = UInt64(UInt16(truncatingIfNeeded: position)) << UInt64(16 * (storedCount & 3))
+        if storedCount < 4 {
+            low |= value
+        } else {
+            high |= value
+        }
+        storedCount += 1
+    }
+
+    /// The high bit of each byte of `word` that is zero, and no other bit: no carry crosses a byte, unlike
+    /// the shorter `(word - 0x01…) & ~word` test, so every match is exact and not only the first.
+    private static func zeroBytes(_ word: UInt64) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((word & low) &+ low) | word | low)
+    }
+}
