@@ -163,16 +163,18 @@ package enum PluginIndexCacheFormat {
         bytes.withUnsafeBytes { raw -> [AnnotationRecord]? in
             var reader = Reader(UnsafeRawBufferPointer(rebasing: raw[..<entry.sections.upperBound]), at: entry.sections.lowerBound)
             var records: [AnnotationRecord] = []
+            var layouts: [RecordLayout] = []
             var diagnostics: [RegistryDiagnostic] = []
             for _ in 0..<entry.sectionCount {
                 guard let number = reader.u8(), let count = reader.u32(), let length = reader.u32(), let image = reader.bytes(length)
                 else { return nil }
-                let before = records.count
                 if records.isEmpty { records.reserveCapacity(entry.sectionCount * Int(min(count, 64))) }
-                // Parsed into one array for the whole plugin, as a section read from a file is parsed.
-                RecordParser.parse(
-                    SectionBytes(copying: image, section: SectionName.all[Int(number)], objectPath: path), into: &records, &diagnostics)
-                guard diagnostics.isEmpty, records.count - before == Int(count) else { return nil }
+                // Parsed as a section read from a file is parsed; the section's records share its one copy.
+                let section = SectionBytes(copying: image, section: SectionName.all[Int(number)], objectPath: path)
+                layouts.removeAll(keepingCapacity: true)
+                RecordParser.parse(section, index: 0, into: &layouts, &diagnostics)
+                guard diagnostics.isEmpty, layouts.count == Int(count) else { return nil }
+                records.append(contentsOf: layouts.lazy.map { AnnotationRecord(bytes: section, layout: $0) })
             }
             return records
         }
