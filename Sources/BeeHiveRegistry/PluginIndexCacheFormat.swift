@@ -105,9 +105,15 @@ package enum PluginIndexCacheFormat {
                 withUnsafeBytes(of: UInt32(out.count - image).littleEndian) { out.replaceSubrange(lengthAt..<(lengthAt + 4), with: $0) }
             }
         }
-        let sum = out.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[headerSize...])) }
-        withUnsafeBytes(of: sum.littleEndian) { out.replaceSubrange(16..<24, with: $0) }
+        seal(&out)
         return out
+    }
+
+    /// Writes into the header (bytes 16..<24) the checksum of everything after it; `bytes` holds at least a
+    /// header.
+    static func seal(_ bytes: inout [UInt8]) {
+        let sum = bytes.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[headerSize...])) }
+        withUnsafeBytes(of: sum.littleEndian) { bytes.replaceSubrange(16..<24, with: $0) }
     }
 
     /// The entries of a cache of `folder`. Checks the header, the checksum and every length; the records

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(Fuzzing) import BeeHiveRegistry
 import FuzzerDriver
 #if canImport(Glibc)
 import Glibc
@@ -42,10 +42,7 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             index += 1
         }
     }
-    if bytes.count >= 24, bytes.starts(with: "BHPINDEX".utf8) {
-        let sum = bytes.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[24...])) }
-        withUnsafeBytes(of: sum.littleEndian) { bytes.replaceSubrange(16..<24, with: $0) }
-    }
+    if bytes.starts(with: "BHPINDEX".utf8) { bytes = PluginIndexCache.sealed(bytes) }
     let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     require(descriptor >= 0, "cannot write \(file)")
     require(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count, "short write to \(file)")
@@ -64,23 +61,4 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fatalError("plugin index cache invariant broken: \(message())") }
-}
-
-/// `PluginIndexCacheFormat.checksum`, which is not public: bytes 16..<24 of a cache hold it, of the bytes after
-/// the 24-byte header.
-private func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
-    var index = 0
-    func mix(_ word: UInt64) {
-        hash = (hash ^ word) &* 0x9e37_79b9_7f4a_7c15
-        hash ^= hash >> 29
-    }
-    while index + 8 <= bytes.count {
-        mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-        index += 8
-    }
-    var tail: UInt64 = 0
-    for byte in bytes[index...].reversed() { tail = tail << 8 | UInt64(byte) }
-    mix(tail)
-    return hash
 }
