@@ -186,6 +186,7 @@ private struct ModuleItem: Decodable {
         guard case .string(let typeName) = try scalar("moduleClass", .string), !typeName.isEmpty else {
             throw invalid("needs a 'moduleClass' string naming the module type, such as 'Shop.ShopModule'")
         }
+        if let problem = controlCharacterProblem(in: typeName) { throw invalid("has a 'moduleClass' that \(problem)") }
         self.typeName = typeName
         switch try scalar("moduleLevel", .integer) {
         case nil: level = .normal

@@ -32,3 +32,11 @@ extension Decoder {
         return container
     }
 }
+
+/// Why `text`, a name from a configuration file, cannot name anything: it holds a control character (a NUL, a
+/// newline, a byte a mangled name would read as a pointer). nil when it has none.
+package func controlCharacterProblem(in text: String) -> String? {
+    guard let scalar = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) else { return nil }
+    let code = String(scalar.value, radix: 16, uppercase: true)
+    return "holds the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code), which no name can hold"
+}

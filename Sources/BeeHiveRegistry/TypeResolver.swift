@@ -8,8 +8,18 @@
 /// lookup at all), the process's conformances to the protocol, indexed in one pass (`ConformanceIndex`), and
 /// the runtime's name lookup and cast, which scan every type and conformance record for each name.
 public enum TypeResolver {
+    /// The type named `name`, or nil. Any string is safe to pass: names the runtime would misread are refused
+    /// before it sees them.
     public static func type(named name: String) -> Any.Type? {
-        _typeByName(name)
+        isSafeToLookUp(name) ? _typeByName(name) : nil
+    }
+
+    /// Whether the runtime's lookup can be given `name`. It dereferences garbage for a name that starts with `$`
+    /// (`$`, `$0`, `$Xp` crash Swift 6.3's `_typeByName`); no type name starts that way, nor holds a control
+    /// character, which in a mangled name would stand for a pointer.
+    static func isSafeToLookUp(_ name: String) -> Bool {
+        guard let first = name.utf8.first, first != UInt8(ascii: "$") else { return false }
+        return !name.utf8.contains { $0 < 0x20 || $0 == 0x7F }
     }
 
     /// The type, or the diagnostic that names the record and object it came from.
@@ -18,7 +28,7 @@ public enum TypeResolver {
     ) -> Result<T, RegistryDiagnostic> {
         if let referenced = TypeReferences.resolve(name, as: expected) { return .success(referenced) }
         if let indexed = ConformanceIndex.resolve(name, as: expected) { return .success(indexed) }
-        guard let type = _typeByName(name) else {
+        guard let type = type(named: name) else {
             return .failure(RegistryDiagnostic(.unresolvedType(name: name), objectPath: origin?.objectPath, section: origin?.section))
         }
         guard let typed = type as? T else {

@@ -92,6 +92,9 @@ private struct EntryDecoder: Decodable {
             else {
                 throw EntryProblem(reason: "entry \(index): '\(key)' must be a non-empty string")
             }
+            if let problem = controlCharacterProblem(in: text) {
+                throw EntryProblem(reason: "entry \(index): '\(key)' \(problem)")
+            }
             return text.trimmingCharacters(in: .whitespaces)
         }
         guard let service = try string("service") else { throw invalid("has no 'service'") }

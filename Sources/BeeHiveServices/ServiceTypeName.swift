@@ -1,3 +1,5 @@
+import BeeHiveRegistry
+
 /// Names of service types, as annotations and configuration files spell them (`App.HomeService`), and the way
 /// back from such a name to the type.
 enum ServiceTypeName {
@@ -43,10 +45,10 @@ enum ServiceTypeName {
                 contexts = contexts.flatMap { prefix in ["V", "C", "O"].map { prefix + mangled(component) + $0 } }
             }
             for context in contexts {
-                if let type = _typeByName(context + protocolPart) { return type }
+                if let type = TypeResolver.type(named: context + protocolPart) { return type }
             }
         }
-        return _typeByName(name)
+        return TypeResolver.type(named: name)
     }
 
     /// Whether `value` is an instance of `type`, which may be a protocol's existential type.

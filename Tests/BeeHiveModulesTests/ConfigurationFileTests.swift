@@ -26,6 +26,7 @@ import Testing
         (#"{"moduleClasses":[{"moduleClass":"BeeHiveModulesTests.AlphaModule","moduleAsync":2}]}"#, "moduleAsync '2'"),
         (#"{"moduleClasses":{"moduleClass":"BeeHiveModulesTests.AlphaModule"}}"#, "'moduleClasses' must be an array"),
         (#"["BeeHiveModulesTests.AlphaModule"]"#, "the top level must be a dictionary"),
+        (#"{"moduleClasses":[{"moduleClass":"$\u0000Alpha"}]}"#, "'moduleClass' that holds the control character U+0000"),
     ])
     func valuesOfTheWrongTypeAreRefused(contents: String, expected: String) {
         let message = refusal(contents)

@@ -46,6 +46,17 @@ enum Namespace {
         #expect(TypeResolver.type(named: "20BeeHiveRegistryTests9NamespaceO12NestedModuleC") == Namespace.NestedModule.self)
     }
 
+    /// Each of these crashed the process inside the runtime's lookup before the names were screened.
+    @Test(arguments: ["$", "$0", "$00", "$Xp", "$\0\0Shop.CartService", "Si\u{1}", "App.\u{7F}Service"])
+    func namesTheRuntimeWouldMisreadAreRefused(name: String) {
+        #expect(TypeResolver.type(named: name) == nil)
+        guard case .failure(let diagnostic) = TypeResolver.resolve(name, as: ResolvableModule.Type.self, origin: origin) else {
+            Issue.record("\(name) resolved")
+            return
+        }
+        #expect(diagnostic.kind == .unresolvedType(name: name))
+    }
+
     @Test func classThatDoesNotConformIsReported() {
         let result = TypeResolver.resolve("BeeHiveRegistryTests.NotAModule", as: ResolvableModule.Type.self, origin: origin)
         guard case .failure(let diagnostic) = result else {

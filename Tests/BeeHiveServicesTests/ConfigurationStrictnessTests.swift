@@ -51,6 +51,24 @@ import Testing
         #expect(message?.contains("entry 0: 'impl' must be a non-empty string") == true, "\(message ?? "accepted")")
     }
 
+    /// A NUL or another control character names no type; the runtime's lookup would misread it.
+    @Test(arguments: ["App.Cart\\u0000Service", "$\\u0000\\u0000Shop.Cart", "App.\\u0001Service", "App.Service\\n"])
+    func controlCharactersInANameAreRefused(escaped: String) {
+        let message = refusal(#"[{"service": ""# + escaped + #"", "impl": "A.C"}]"#)
+        #expect(message?.contains("entry 0: 'service' holds the control character U+00") == true, "\(message ?? "accepted")")
+    }
+
+    /// The configuration-file fuzzer's crash: a protocol name starting with `$` reached the runtime's lookup in
+    /// `validate()`. Both names are now simply not found.
+    @Test func aNameStartingWithADollarSignIsAnUnknownService() throws {
+        let manager = ServiceManager()
+        try manager.registerServices(from: Data(#"[{"service": "$", "impl": "$0"}]"#.utf8), format: .json, source: "services.json")
+        #expect(manager.validate().map(\.kind) == [
+            .implementationNotFound(service: "$", implementation: "$0"),
+            .unknownService(service: "$", source: .configuration(path: "services.json", entry: 0)),
+        ])
+    }
+
     /// A misspelt protocol in a file is caught by `validate()`, naming the entry it came from.
     @Test func validateReportsAProtocolNameThatNamesNothing() throws {
         let manager = ServiceManager()
