@@ -35,7 +35,10 @@ struct RouteTrie: Sendable {
     }
 
     private var nodes: [Node] = [Node()]
-    private var freeNodes: [Int32] = []
+    /// The first node freed by a removal, or -1. Freed nodes are chained through their `variable` field rather
+    /// than listed in an array of their own, so that a copy of the trie (every routing call makes one) retains
+    /// one buffer, not two.
+    private var firstFreeNode: Int32 = -1
 
     mutating func insert(_ entry: RouteEntry, expansion: RoutePattern.Expansion) {
         var current: Int32 = 0
@@ -93,7 +96,8 @@ struct RouteTrie: Sendable {
             case .fragment: nodes[Int(parent)].fragment = -1
             }
             nodes[Int(current)] = Node()
-            freeNodes.append(current)
+            nodes[Int(current)].variable = firstFreeNode
+            firstFreeNode = current
             path.removeLast()
             current = parent
         }
@@ -331,8 +335,10 @@ struct RouteTrie: Sendable {
     private mutating func child(of parent: Int32, via edge: Edge) -> Int32 {
         if let existing = existingChild(of: parent, via: edge) { return existing }
         let index: Int32
-        if let free = freeNodes.popLast() {
-            index = free
+        if firstFreeNode >= 0 {
+            index = firstFreeNode
+            firstFreeNode = nodes[Int(index)].variable
+            nodes[Int(index)].variable = -1
         } else {
             index = Int32(nodes.count)
             nodes.append(Node())

@@ -33,8 +33,8 @@ struct RouteURL: ~Copyable {
     /// The URL, stored contiguously so its bytes can be read in place.
     let text: String
     /// The byte offset of the scheme's `:`, or nil for a relative URL such as `/user/42`.
-    let schemeEnd: Int?
-    private(set) var components: Components
+    private(set) var schemeEnd: Int?
+    private(set) var components = Components()
     /// The query after `?`.
     private(set) var query: Range<Int>?
     /// The query inside the fragment (`#/view?x=1` or `#x=1&y=2`).
@@ -44,18 +44,11 @@ struct RouteURL: ~Copyable {
         var text = text
         text.makeContiguousUTF8()
         self.text = text
-        var components = Components()
-        var query: Range<Int>?
-        var fragmentQuery: Range<Int>?
-        let schemeEnd = Self.withBytes(of: text) { bytes in
-            Self.parse(
-                bytes, treatsHostAsPathComponent: treatsHostAsPathComponent, readsLikeJLRoutes: readsLikeJLRoutes, into: &components,
-                query: &query, fragmentQuery: &fragmentQuery)
+        // Parsed straight into the stored properties: building the inline components elsewhere and moving them in
+        // copied about 200 bytes per URL.
+        Self.withBytes(of: text) { bytes in
+            parse(bytes, treatsHostAsPathComponent: treatsHostAsPathComponent, readsLikeJLRoutes: readsLikeJLRoutes)
         }
-        self.schemeEnd = schemeEnd
-        self.components = components
-        self.query = query
-        self.fragmentQuery = fragmentQuery
     }
 
     /// The scheme as written.
@@ -133,42 +126,76 @@ struct RouteURL: ~Copyable {
         return copy.utf8.withContiguousStorageIfAvailable(body)!
     }
 
-    /// Splits the URL and returns the offset of the scheme's `:`.
-    private static func parse(
-        _ bytes: UnsafeBufferPointer<UInt8>, treatsHostAsPathComponent: Bool, readsLikeJLRoutes: Bool,
-        into components: inout Components, query: inout Range<Int>?, fragmentQuery: inout Range<Int>?
-    ) -> Int? {
-        let schemeEnd = Self.schemeEnd(in: bytes)
-        var start = schemeEnd.map { $0 + 1 } ?? 0
-        var end = bytes.count
-        var fragment: Range<Int>?
-        if let hash = bytes[start...].firstIndex(of: UInt8(ascii: "#")) {
-            fragment = (hash + 1)..<bytes.count
-            end = hash
-        }
-        if let question = bytes[start..<end].firstIndex(of: UInt8(ascii: "?")) {
-            query = (question + 1)..<end
-            end = question
-        }
+    /// Splits the URL in one forward pass: scheme, authority, path components, then query and fragment.
+    private mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>, treatsHostAsPathComponent: Bool, readsLikeJLRoutes: Bool) {
+        let count = bytes.count
+        schemeEnd = Self.schemeEnd(in: bytes)
+        var index = schemeEnd.map { $0 + 1 } ?? 0
 
-        if end - start >= 2 && bytes[start] == UInt8(ascii: "/") && bytes[start + 1] == UInt8(ascii: "/") {
-            let authorityEnd = bytes[(start + 2)..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
-            let host = Self.host(in: bytes, (start + 2)..<authorityEnd)
+        if count - index >= 2 && bytes[index] == UInt8(ascii: "/") && bytes[index + 1] == UInt8(ascii: "/") {
+            var authorityEnd = index + 2
+            var hostStart = authorityEnd
+            while authorityEnd < count {
+                let byte = bytes[authorityEnd]
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+                if byte == UInt8(ascii: "@") { hostStart = authorityEnd + 1 }
+                authorityEnd += 1
+            }
+            let host = Self.host(in: bytes, hostStart..<authorityEnd)
             if !host.isEmpty
                 && (treatsHostAsPathComponent
-                    || !(readsLikeJLRoutes ? isJLRoutesNetworkHost(bytes, host) : isNetworkHost(bytes, host)))
+                    || !(readsLikeJLRoutes ? Self.isJLRoutesNetworkHost(bytes, host) : Self.isNetworkHost(bytes, host)))
             {
-                appendComponents(of: host, in: bytes, to: &components, splitting: false)
+                Self.appendComponents(of: host, in: bytes, to: &components, splitting: false)
             }
-            start = authorityEnd
+            index = authorityEnd
         }
-        appendComponents(of: start..<end, in: bytes, to: &components, splitting: true)
 
-        guard let fragment else { return schemeEnd }
+        var componentStart = index
+        var hasEscape = false
+        var hasPlus = false
+        while index < count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                if componentStart != index {
+                    components.append(
+                        Component(start: componentStart, end: index, isFragmentMarker: false, hasEscape: hasEscape, hasPlus: hasPlus))
+                }
+                if byte != UInt8(ascii: "/") { break }
+                componentStart = index + 1
+                hasEscape = false
+                hasPlus = false
+            } else if byte == UInt8(ascii: "%") {
+                hasEscape = true
+            } else if byte == UInt8(ascii: "+") {
+                hasPlus = true
+            }
+            index += 1
+        }
+        if index == count {
+            if componentStart != index {
+                components.append(
+                    Component(start: componentStart, end: index, isFragmentMarker: false, hasEscape: hasEscape, hasPlus: hasPlus))
+            }
+            return
+        }
+
+        if bytes[index] == UInt8(ascii: "?") {
+            let queryStart = index + 1
+            index = queryStart
+            while index < count && bytes[index] != UInt8(ascii: "#") { index += 1 }
+            query = queryStart..<index
+            if index == count { return }
+        }
+        parseFragment((index + 1)..<count, in: bytes, readsLikeJLRoutes: readsLikeJLRoutes)
+    }
+
+    /// The part after `#`: a path (`#/view/42`), parameters (`#a=1&b=2`), both (`#/view?x=1`), or an anchor.
+    private mutating func parseFragment(_ fragment: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, readsLikeJLRoutes: Bool) {
         if let question = bytes[fragment].firstIndex(of: UInt8(ascii: "?")) {
             fragmentQuery = (question + 1)..<fragment.upperBound
             if question != fragment.lowerBound {
-                appendFragmentPath(fragment.lowerBound..<question, in: bytes, to: &components)
+                Self.appendFragmentPath(fragment.lowerBound..<question, in: bytes, to: &components)
             }
         } else if bytes[fragment].first != UInt8(ascii: "/") && bytes[fragment].contains(UInt8(ascii: "=")) {
             // `#a=1&b=2`: the fragment carries parameters only.
@@ -183,9 +210,8 @@ struct RouteURL: ~Copyable {
                     hasPlus: last.hasPlus || bytes[fragment].contains(UInt8(ascii: "+"))))
             }
         } else {
-            appendFragmentPath(fragment, in: bytes, to: &components)
+            Self.appendFragmentPath(fragment, in: bytes, to: &components)
         }
-        return schemeEnd
     }
 
     private static func schemeEnd(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
@@ -230,10 +256,9 @@ struct RouteURL: ~Copyable {
         }
     }
 
-    /// The host inside an authority: without `user@` and without `:port`.
+    /// The host of an authority whose `user@` is already skipped: without `:port`.
     private static func host(in bytes: UnsafeBufferPointer<UInt8>, _ authority: Range<Int>) -> Range<Int> {
-        var start = authority.lowerBound
-        if let at = bytes[authority].lastIndex(of: UInt8(ascii: "@")) { start = at + 1 }
+        let start = authority.lowerBound
         var end = authority.upperBound
         if start < end && bytes[start] == UInt8(ascii: "[") {
             if let close = bytes[start..<end].firstIndex(of: UInt8(ascii: "]")) { end = close + 1 }
@@ -247,12 +272,23 @@ struct RouteURL: ~Copyable {
     /// component such as the `user` of `myapp://user/42`.
     private static func isNetworkHost(_ bytes: UnsafeBufferPointer<UInt8>, _ host: Range<Int>) -> Bool {
         bytes[host].contains(UInt8(ascii: ".")) || bytes[host.lowerBound] == UInt8(ascii: "[")
-            || bytes[host].lazy.map(lowercased).elementsEqual("localhost".utf8)
+            || isLocalhost(bytes, host, ignoringCase: true)
     }
 
     /// JLRoutes' test: a host with a dot, or exactly `localhost`.
     private static func isJLRoutesNetworkHost(_ bytes: UnsafeBufferPointer<UInt8>, _ host: Range<Int>) -> Bool {
-        bytes[host].contains(UInt8(ascii: ".")) || bytes[host].elementsEqual("localhost".utf8)
+        bytes[host].contains(UInt8(ascii: ".")) || isLocalhost(bytes, host, ignoringCase: false)
+    }
+
+    /// Compared byte by byte: a lazily lowercased sequence compared with `elementsEqual` went through generic code.
+    private static func isLocalhost(_ bytes: UnsafeBufferPointer<UInt8>, _ host: Range<Int>, ignoringCase: Bool) -> Bool {
+        let localhost: StaticString = "localhost"
+        guard host.count == localhost.utf8CodeUnitCount else { return false }
+        for offset in 0..<host.count {
+            let byte = bytes[host.lowerBound + offset]
+            if (ignoringCase ? lowercased(byte) : byte) != localhost.utf8Start[offset] { return false }
+        }
+        return true
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {

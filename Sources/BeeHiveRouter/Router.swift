@@ -413,14 +413,18 @@ public final class Router: Sendable {
     // MARK: Internals
 
     private func snapshot(for url: String) -> Snapshot {
-        let name = RouteURL.lowercasedScheme(of: url)
-        return state.withLock { state in
-            // Skipping lookups in empty dictionaries keeps hashing the scheme off the common path.
+        state.withLock { state in
+            // Without scheme tables or scheme interceptors the scheme is not even read: no string, no hashing.
+            guard !state.schemes.isEmpty || !state.schemeInterceptors.isEmpty, let name = RouteURL.lowercasedScheme(of: url) else {
+                return Snapshot(
+                    configuration: state.configuration, primary: state.global.trie, schemeTable: nil, fallback: nil,
+                    interceptors: state.globalInterceptors)
+            }
             var interceptors = state.globalInterceptors
-            if let name, !state.schemeInterceptors.isEmpty, let schemeInterceptors = state.schemeInterceptors[name] {
+            if !state.schemeInterceptors.isEmpty, let schemeInterceptors = state.schemeInterceptors[name] {
                 interceptors += schemeInterceptors
             }
-            if let name, !state.schemes.isEmpty, let table = state.schemes[name] {
+            if !state.schemes.isEmpty, let table = state.schemes[name] {
                 return Snapshot(
                     configuration: state.configuration, primary: table.trie, schemeTable: name,
                     fallback: table.fallsBackToGlobalRoutes ? state.global.trie : nil, interceptors: interceptors)
