@@ -26,12 +26,27 @@ final class MatchedURL: Sendable {
         fragmentQuery = url.fragmentQuery
         self.variableNames = variableNames
         self.plusAsSpace = plusAsSpace
-        let components = url.components
-        let none = Component(start: 0, end: 0, isFragmentMarker: false, hasEscape: false, hasPlus: false)
-        func capture(_ position: Int) -> Component { position < captures.count ? components[captures[position]] : none }
-        inlineCaptures = (capture(0), capture(1), capture(2), capture(3), capture(4), capture(5), capture(6), capture(7))
-        spilledCaptures = captures.count > 8 ? captures.map { components[$0] } : []
-        wildcard = wildcardStart.map { Array(components[$0...]) }
+        // Components are read one by one from the borrowed URL: a local copy of them moved about 200 bytes.
+        inlineCaptures = (
+            Self.capture(0, captures, url), Self.capture(1, captures, url), Self.capture(2, captures, url),
+            Self.capture(3, captures, url), Self.capture(4, captures, url), Self.capture(5, captures, url),
+            Self.capture(6, captures, url), Self.capture(7, captures, url)
+        )
+        if captures.count > 8 || wildcardStart != nil {
+            let components = url.components
+            spilledCaptures = captures.count > 8 ? captures.map { components[$0] } : []
+            wildcard = wildcardStart.map { Array(components[$0...]) }
+        } else {
+            spilledCaptures = []
+            wildcard = nil
+        }
+    }
+
+    private static func capture(_ position: Int, _ captures: UnsafeBufferPointer<Int>, _ url: borrowing RouteURL) -> Component {
+        guard position < captures.count else {
+            return Component(start: 0, end: 0, isFragmentMarker: false, hasEscape: false, hasPlus: false)
+        }
+        return url.components[captures[position]]
     }
 
     /// The value of a route variable, else of the query items with this name (every value when repeated).

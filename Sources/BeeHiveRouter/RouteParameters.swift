@@ -154,6 +154,15 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The parameters of a match when the caller passed none.
+    init(matched: MatchedURL?, pattern: String, url: String, scheme: String) {
+        storage = Dictionary()
+        self.matched = matched
+        self.pattern = pattern
+        self.url = url
+        self.scheme = scheme
+    }
+
     /// Sets what a match adds to the caller's values: the values read from the URL and the reserved keys.
     mutating func setMatch(_ matched: MatchedURL?, pattern: String, url: String, scheme: String) {
         self.matched = matched

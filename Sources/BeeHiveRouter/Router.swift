@@ -486,16 +486,20 @@ public final class Router: Sendable {
         for entry: RouteEntry, captures: UnsafeBufferPointer<Int>, wildcardStart: Int?, in url: borrowing RouteURL,
         caller: RouteParameters?, plusAsSpace: Bool
     ) -> RouteParameters {
-        var parameters = caller ?? RouteParameters()
         let readsURL = !captures.isEmpty || wildcardStart != nil || url.query != nil || url.fragmentQuery != nil
         let definition = entry.definition
-        parameters.setMatch(
+        let matched =
             readsURL
-                ? MatchedURL(
-                    url, variableNames: entry.variableNames, captures: captures, wildcardStart: wildcardStart, plusAsSpace: plusAsSpace)
-                : nil,
-            pattern: definition.pattern.text, url: url.text, scheme: definition.scheme ?? RouteParameters.globalScheme)
-        return parameters
+            ? MatchedURL(url, variableNames: entry.variableNames, captures: captures, wildcardStart: wildcardStart, plusAsSpace: plusAsSpace)
+            : nil
+        let scheme = definition.scheme ?? RouteParameters.globalScheme
+        if let caller {
+            var parameters = caller
+            parameters.setMatch(matched, pattern: definition.pattern.text, url: url.text, scheme: scheme)
+            return parameters
+        }
+        // Made whole when the caller passed nothing, the common case: no empty parameters copied and overwritten.
+        return RouteParameters(matched: matched, pattern: definition.pattern.text, url: url.text, scheme: scheme)
     }
 
     private static func request(
