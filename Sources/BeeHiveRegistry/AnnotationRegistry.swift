@@ -142,12 +142,16 @@ public final class AnnotationRegistry: Sendable {
         // Objects arriving together are taken in path order, so the first of two duplicates is the same
         // whatever the link order.
         let arrivals = pending.values.sorted { ($0.object.path, $0.object.id) < ($1.object.path, $1.object.id) }
+        let arriving = arrivals.reduce(0) { $0 + $1.records.count }
         var firstSeen: [RecordIdentity: String] = [:]
+        // Grown once: each rehash hashes every identity's strings again.
+        firstSeen.reserveCapacity(state.records.count + arriving)
         for object in state.objects.values.sorted(by: { $0.object.path < $1.object.path }) {
             for record in object.records where firstSeen[record.identity] == nil { firstSeen[record.identity] = object.object.path }
         }
         // The arrivals' sort keys are made once, for the duplicate check and for the order.
         var addedKeys: [SortKey] = []
+        addedKeys.reserveCapacity(arriving)
         for arrival in arrivals {
             update.diagnostics += arrival.diagnostics
             for record in arrival.records {
