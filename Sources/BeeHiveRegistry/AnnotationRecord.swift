@@ -157,8 +157,12 @@ public struct RecordIdentity: Sendable, Hashable, Comparable, CustomStringConver
         self.qualifier = qualifier
     }
 
+    /// By kind, name and qualifier; field by field rather than as tuples, which copied the strings (a retain
+    /// and a release each) in every comparison of the registry's sort.
     public static func < (lhs: RecordIdentity, rhs: RecordIdentity) -> Bool {
-        (lhs.kind.order, lhs.name, lhs.qualifier) < (rhs.kind.order, rhs.name, rhs.qualifier)
+        if lhs.kind != rhs.kind { return lhs.kind.order < rhs.kind.order }
+        if lhs.name != rhs.name { return lhs.name < rhs.name }
+        return lhs.qualifier < rhs.qualifier
     }
 
     public var description: String {
