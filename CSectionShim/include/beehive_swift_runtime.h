@@ -1,5 +1,5 @@
 /*
- * Two entry points of the Swift runtime that the registry's conformance index calls (ConformanceIndex.swift),
+ * Three entry points of the Swift runtime that the registry's indexes call (ConformanceIndex.swift, ProtocolIndex.swift),
  * under names of the shim's own: Swift reserves the runtime's names and binds neither @_silgen_name nor an
  * imported C declaration to them, so the asm labels name the runtime's symbols.
  */
@@ -7,6 +7,7 @@
 #define BEEHIVE_SWIFT_RUNTIME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,6 +20,10 @@ void bh_swift_enumerate_metadata_sections(bool (*body)(const void *sections, voi
 /* The witness table of a conformance for one type's metadata. */
 const void *bh_swift_get_witness_table(const void *conformance, const void *type, const void *const *instantiation_args)
     __asm__("swift_getWitnessTable");
+
+/* The existential type of `count` protocols (`any P`); `not_class_bound` is false when one of them is class-bound. */
+const void *bh_swift_get_existential_type_metadata(bool not_class_bound, const void *superclass, size_t count, const void *const *protocols)
+    __asm__("swift_getExistentialTypeMetadata");
 
 #ifdef __cplusplus
 }

@@ -12,11 +12,15 @@ import Darwin
 /// and a race report). TSan intercepts `pthread_mutex_lock`, and an uncontended lock costs about the same.
 ///
 /// `@unchecked Sendable`: `value` is only reached inside `withLock`, under the mutex.
+///
+/// Inlinable, so that generic code inlined into its callers (`RecordLedger`) is specialized there, lock and all.
+@usableFromInline
 package final class Locked<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// The mutex already makes every access exclusive; the runtime's check would double the cost of a lookup.
-    @exclusivity(unchecked) private var value: Value
+    @usableFromInline @exclusivity(unchecked) var value: Value
 
+    @inlinable
     package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
@@ -30,6 +34,7 @@ package final class Locked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    @inlinable
     package func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {

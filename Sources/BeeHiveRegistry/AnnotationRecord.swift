@@ -102,6 +102,11 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
     /// Compares and hashes the record's bytes in place: records are dictionary keys throughout the hub, and
     /// making their text as a `String` for every lookup cost more than registering what they declare.
     public static func == (lhs: AnnotationRecord, rhs: AnnotationRecord) -> Bool {
+        // Records of one section's bytes are the same record when at the same offset: the common case, in
+        // the hub's tables, decided without making their origins.
+        if case .inPlace(let left) = lhs.storage, case .inPlace(let right) = rhs.storage, left === right {
+            return lhs.layout.offset == rhs.layout.offset
+        }
         guard lhs.origin == rhs.origin else { return false }
         let sameText = lhs.withTextBytes { left in
             rhs.withTextBytes { right in
@@ -115,8 +120,13 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
         return lhs.payload == rhs.payload
     }
 
+    /// Hashes the offset and the text, not the object path and section: equal records share them anyway, and
+    /// hashing those strings cost more than the rest of the hash.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(origin)
+        switch storage {
+        case .inPlace: hasher.combine(layout.offset)
+        case .value(let value): hasher.combine(value.origin.offset)
+        }
         withTextBytes { hasher.combine(bytes: $0) }
     }
 
@@ -147,8 +157,12 @@ public struct RecordIdentity: Sendable, Hashable, Comparable, CustomStringConver
         self.qualifier = qualifier
     }
 
+    /// By kind, name and qualifier; field by field rather than as tuples, which copied the strings (a retain
+    /// and a release each) in every comparison of the registry's sort.
     public static func < (lhs: RecordIdentity, rhs: RecordIdentity) -> Bool {
-        (lhs.kind.order, lhs.name, lhs.qualifier) < (rhs.kind.order, rhs.name, rhs.qualifier)
+        if lhs.kind != rhs.kind { return lhs.kind.order < rhs.kind.order }
+        if lhs.name != rhs.name { return lhs.name < rhs.name }
+        return lhs.qualifier < rhs.qualifier
     }
 
     public var description: String {

@@ -142,28 +142,36 @@ public final class AnnotationRegistry: Sendable {
         // Objects arriving together are taken in path order, so the first of two duplicates is the same
         // whatever the link order.
         let arrivals = pending.values.sorted { ($0.object.path, $0.object.id) < ($1.object.path, $1.object.id) }
+        let arriving = arrivals.reduce(0) { $0 + $1.records.count }
         var firstSeen: [RecordIdentity: String] = [:]
+        // Grown once: each rehash hashes every identity's strings again.
+        firstSeen.reserveCapacity(state.records.count + arriving)
         for object in state.objects.values.sorted(by: { $0.object.path < $1.object.path }) {
             for record in object.records where firstSeen[record.identity] == nil { firstSeen[record.identity] = object.object.path }
         }
+        // The arrivals' sort keys are made once, for the duplicate check and for the order.
+        var addedKeys: [SortKey] = []
+        addedKeys.reserveCapacity(arriving)
         for arrival in arrivals {
             update.diagnostics += arrival.diagnostics
             for record in arrival.records {
-                if let first = firstSeen[record.identity] {
+                let key = SortKey(record)
+                if let first = firstSeen[key.identity] {
                     update.diagnostics.append(
                         RegistryDiagnostic(
-                            .duplicate(record.identity, firstObject: first), objectPath: record.origin.objectPath,
+                            .duplicate(key.identity, firstObject: first), objectPath: key.objectPath,
                             section: record.origin.section, record: record.text))
                 } else {
-                    firstSeen[record.identity] = record.origin.objectPath
+                    firstSeen[key.identity] = key.objectPath
                 }
+                addedKeys.append(key)
             }
             state.objects[arrival.object.id] = arrival
             update.loadedObjects.append(arrival.object)
             update.added += arrival.records
         }
         update.unloadedObjects.sort { ($0.path, $0.id) < ($1.path, $1.id) }
-        update.added = Self.ordered(update.added)
+        update.added = Self.ordered(update.added, keys: addedKeys)
         update.removed = Self.ordered(update.removed)
         if !update.unloadedObjects.isEmpty {
             state.records = Self.ordered(state.objects.values.flatMap(\.records))
@@ -195,7 +203,11 @@ public final class AnnotationRegistry: Sendable {
 
     /// Sorts indices by precomputed keys: records are large, and copying them in every comparison dominated.
     private static func ordered(_ records: [AnnotationRecord]) -> [AnnotationRecord] {
-        let keys = records.map(SortKey.init)
+        ordered(records, keys: records.map(SortKey.init))
+    }
+
+    /// `keys[i]` is the key of `records[i]`.
+    private static func ordered(_ records: [AnnotationRecord], keys: [SortKey]) -> [AnnotationRecord] {
         let order = keys.withUnsafeBufferPointer { keys in
             keys.indices.sorted { SortKey.precedes(keys[$0], keys[$1]) }
         }

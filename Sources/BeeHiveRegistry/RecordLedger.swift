@@ -6,21 +6,29 @@ import BeeHiveLocks
 ///
 /// The ledger holds no reference to its consumer (the consumer is passed to each call), so a manager owning
 /// its ledger makes no cycle. Calls into the consumer run outside the ledger's lock.
+///
+/// Its code is inlinable so that each hub and manager gets it specialized for its consumer: unspecialized, every
+/// dictionary operation looked up the metadata of `[AnnotationRecord: Token]` and moved entries through value
+/// witnesses, which for the 600 records of a start-up cost more than registering them.
 public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
-    private struct State {
-        var tokens: [AnnotationRecord: Consumer.Token] = [:]
+    @usableFromInline
+    struct State {
+        @usableFromInline var tokens: [AnnotationRecord: Consumer.Token] = [:]
         /// Records whose consumer said `.pending`, in arrival order.
-        var pending: [AnnotationRecord] = []
+        @usableFromInline var pending: [AnnotationRecord] = []
         /// Why the records refused or pending now were, while their objects stay loaded.
-        var problems: [AnnotationRecord: Consumer.Diagnostic] = [:]
+        @usableFromInline var problems: [AnnotationRecord: Consumer.Diagnostic] = [:]
+
+        @inlinable init() {}
     }
 
-    private let state = Locked(State())
+    @usableFromInline let state = Locked(State())
 
+    @inlinable
     public init() {}
 
     /// Unregisters the removed records, then registers the added ones (and those still pending).
-    @discardableResult
+    @inlinable @discardableResult
     public func apply(_ update: RegistryUpdate, to consumer: Consumer) -> [Consumer.Diagnostic] {
         unregister(update.removed, from: consumer) + register(update.added, to: consumer)
     }
@@ -28,7 +36,7 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     /// Registers the records that are for `consumer`, together with the records still pending; returns the
     /// refusals, and a diagnostic for each record that starts waiting (not again while it waits). A record
     /// already registered or waiting is not registered again.
-    @discardableResult
+    @inlinable @discardableResult
     public func register(_ records: [AnnotationRecord], to consumer: Consumer) -> [Consumer.Diagnostic] {
         let (waiting, fresh) = state.withLock { state in
             let known = Set(state.pending)
@@ -43,8 +51,8 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
         let outcomes = consumer.register(offered)
         var diagnostics: [Consumer.Diagnostic] = []
         state.withLock { state in
-            // Each hash of a record reads its whole text, through value witnesses here (the ledger is generic):
-            // grow the table once, and look for a stale problem only when there are problems.
+            // Each hash of a record reads its whole text: grow the table once, and look for a stale problem
+            // only when there are problems.
             state.tokens.reserveCapacity(state.tokens.count + offered.count)
             for (index, (record, outcome)) in zip(offered, outcomes).enumerated() {
                 switch outcome {
@@ -65,7 +73,7 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     }
 
     /// Unregisters what the records became, and forgets those of them still pending.
-    @discardableResult
+    @inlinable @discardableResult
     public func unregister(_ records: [AnnotationRecord], from consumer: Consumer) -> [Consumer.Diagnostic] {
         let leaving = records.filter(consumer.consumes)
         guard !leaving.isEmpty else { return [] }
@@ -79,25 +87,27 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     }
 
     /// The records waiting for something to arrive (a module's dependency).
+    @inlinable
     public var pendingRecords: [AnnotationRecord] {
         state.withLock { $0.pending }
     }
 
     /// What is wrong now: a diagnostic for each record of a loaded object that was refused or still waits,
     /// in record order.
+    @inlinable
     public var problems: [(record: AnnotationRecord, diagnostic: Consumer.Diagnostic)] {
         state.withLock { state in Self.inRecordOrder(state.problems) }
     }
 
     /// Every record registered, with what it became.
+    @inlinable
     public var registrations: [(record: AnnotationRecord, token: Consumer.Token)] {
         state.withLock { state in Self.inRecordOrder(state.tokens) }
     }
 
-    /// The entries in record order. The sort moves plain keys, not the entries: unspecialised code (the ledger
-    /// is generic over its consumer) moves a generic tuple through value witnesses, a retain and release per
-    /// field, which for the 600 records of a start-up cost more than registering them.
-    private static func inRecordOrder<Value>(_ entries: [AnnotationRecord: Value]) -> [(AnnotationRecord, Value)] {
+    /// The entries in record order. The sort moves plain keys, not the entries, which are larger.
+    @inlinable
+    static func inRecordOrder<Value>(_ entries: [AnnotationRecord: Value]) -> [(AnnotationRecord, Value)] {
         let unordered = Array(entries)
         let order = unordered.indices.map { (origin: unordered[$0].key.origin, index: $0) }.sorted { lhs, rhs in
             inRecordOrder(lhs.origin, rhs.origin)
@@ -108,7 +118,8 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     /// By object, then by section and place in it. The records of one object share its path and those of one
     /// section its name, so these are compared for equality first, which is cheap, rather than ordered
     /// character by character.
-    private static func inRecordOrder(_ left: RecordOrigin, _ right: RecordOrigin) -> Bool {
+    @inlinable
+    static func inRecordOrder(_ left: RecordOrigin, _ right: RecordOrigin) -> Bool {
         if left.objectPath != right.objectPath { return left.objectPath < right.objectPath }
         if left.section != right.section { return left.section < right.section }
         return left.offset < right.offset

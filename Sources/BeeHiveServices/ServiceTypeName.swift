@@ -28,13 +28,15 @@ enum ServiceTypeName {
         return String(name)
     }
 
-    /// The type named `name`: a protocol by the mangled names its dotted name can stand for, else a top-level
-    /// type by its dotted name. nil when nothing matches (protocol compositions, generic or local types).
+    /// The type named `name`: a protocol from the process's protocol index or by the mangled names its dotted
+    /// name can stand for, else a top-level type by its dotted name. nil when nothing matches (protocol
+    /// compositions, generic or local types).
     ///
     /// Protocols first, because services are mostly named by protocol and the dotted lookup of a protocol's name
     /// fails only after scanning every type and conformance record of the process (tens of microseconds),
-    /// where the mangled protocol lookup reads only the protocol records.
+    /// where the mangled protocol lookup reads only the protocol records, and the index (built once) none.
     static func type(named name: String) -> Any.Type? {
+        if let existential = ProtocolIndex.existential(named: name) { return existential }
         let components = name.split(separator: ".", omittingEmptySubsequences: false)
         // A module and a protocol, with at most two enclosing types, whose kinds are not in the name.
         if (2...4).contains(components.count), components.allSatisfy(isPlainIdentifier) {
