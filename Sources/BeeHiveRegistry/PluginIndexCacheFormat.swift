@@ -33,7 +33,7 @@ package enum PluginIndexCacheFormat {
         let stamp: PluginFileStamp
         let buildID: String?
         let isAnnotated: Bool
-        /// The byte range of the entry's sections, read by `records(of:in:path:)`.
+        /// The byte range of the entry's sections, read by `records(of:in:path:layouts:)`.
         let sections: Range<Int>
         let sectionCount: Int
     }
@@ -126,7 +126,7 @@ package enum PluginIndexCacheFormat {
     }
 
     /// The entries of a cache of `folder`. Checks the header, the checksum and every length; the records
-    /// are parsed later, only for the entries of files the folder holds (`records(of:in:path:)`).
+    /// are parsed later, only for the entries of files the folder holds (`records(of:in:path:layouts:)`).
     static func decode(_ image: PluginIndexCacheImage, folder: String) throws(Failure) -> Decoded {
         let (entries, outside) = try table(of: image.bytes, folder: folder)
         return Decoded(image: image, entries: entries, outside: outside)
