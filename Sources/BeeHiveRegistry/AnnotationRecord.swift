@@ -131,7 +131,7 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The record's UTF-8 bytes, without making a `String` of a record read in place.
-    private func withTextBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    package func withTextBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         switch storage {
         case .inPlace(let bytes):
             return body(UnsafeRawBufferPointer(rebasing: bytes.buffer[layout.start..<(layout.start + Int(layout.length))]))

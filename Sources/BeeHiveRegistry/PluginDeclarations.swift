@@ -11,20 +11,26 @@ struct PluginDeclarations: Sendable {
 
     init(_ plugins: [IndexedPlugin]) {
         first.reserveCapacity(plugins.reduce(0) { $0 + $1.records.count })
-        for (position, plugin) in plugins.enumerated() {
-            var carriesModules = false
-            for record in plugin.records {
-                if record.kind == .module { carriesModules = true }
-                let identity = record.identity
-                // One hash for the usual identity, declared once; a repeated one is put back.
-                guard let earlier = first.updateValue(position, forKey: identity) else { continue }
-                first[identity] = earlier
-                guard earlier != position else { continue }
-                if repeated[identity]?.contains(plugin.path) != true {
-                    repeated[identity, default: [plugins[earlier].path]].append(plugin.path)
+        // Read in place: iterating the arrays copied every plugin and record, a retain and a release each.
+        plugins.withUnsafeBufferPointer { plugins in
+            for position in plugins.indices {
+                var carriesModules = false
+                plugins[position].records.withUnsafeBufferPointer { records in
+                    for index in records.indices {
+                        if records[index].kind == .module { carriesModules = true }
+                        let identity = records[index].identity
+                        // One hash for the usual identity, declared once; a repeated one is put back.
+                        guard let earlier = first.updateValue(position, forKey: identity) else { continue }
+                        first[identity] = earlier
+                        guard earlier != position else { continue }
+                        let path = plugins[position].path
+                        if repeated[identity]?.contains(path) != true {
+                            repeated[identity, default: [plugins[earlier].path]].append(path)
+                        }
+                    }
                 }
+                if carriesModules { modulePlugins.append(position) }
             }
-            if carriesModules { modulePlugins.append(position) }
         }
     }
 }

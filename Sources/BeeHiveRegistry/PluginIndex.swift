@@ -63,16 +63,18 @@ public struct PluginIndex: Sendable {
         let cachedEntries = cached?.entries ?? []
         var nextEntry = 0
         let user = geteuid()
-        let names = pluginFileNames(in: directory)
-        plugins.reserveCapacity(names.count)
+        let files = pluginFiles(in: directory)
+        plugins.reserveCapacity(files.count)
+        var layouts: [RecordLayout] = []
         let prefix = folder + "/"
-        for name in names {
+        for file in files {
+            let name = file.name
             let path = prefix + name
-            var before = stat()
-            guard fstatat(dirfd(directory), name, &before, 0) == 0 else {
-                problems.append(RegistryDiagnostic(.unreadableObject(reason: String(cString: strerror(errno))), objectPath: path))
+            guard file.statError == 0 else {
+                problems.append(RegistryDiagnostic(.unreadableObject(reason: String(cString: strerror(file.statError))), objectPath: path))
                 continue
             }
+            let before = file.status
             guard before.st_mode & S_IFMT == S_IFREG else {
                 // The reader names what it is without blocking on it (a FIFO, a folder...).
                 problems += reader(path).diagnostics
@@ -89,7 +91,9 @@ public struct PluginIndex: Sendable {
                 let entry = cachedEntries[nextEntry].entry
                 nextEntry += 1
                 matchedEntries += 1
-                if entry.stamp == stamp, let records = PluginIndexCacheFormat.records(of: entry, in: cached.bytes, path: path) {
+                if entry.stamp == stamp,
+                    let records = PluginIndexCacheFormat.records(of: entry, in: cached.image, path: path, layouts: &layouts)
+                {
                     plugins.append(
                         IndexedPlugin(
                             path: path, fileName: name, stamp: stamp, buildID: entry.buildID, isAnnotated: entry.isAnnotated,
@@ -157,17 +161,43 @@ public struct PluginIndex: Sendable {
     /// The plugins carrying module records, in index order.
     package var pluginsWithModules: [IndexedPlugin] { declarations.modulePlugins.map { plugins[$0] } }
 
-    /// Names of the folder's shared objects, sorted; names that are not valid UTF-8 are skipped.
-    private static func pluginFileNames(in directory: OpaquePointer) -> [String] {
-        var names: [String] = []
+    /// A shared object of the folder and its status, taken as the folder was listed.
+    private struct ListedFile {
+        let name: String
+        let status: stat
+        /// The `errno` of the `fstatat` that failed; 0 when `status` is the file's.
+        let statError: Int32
+    }
+
+    /// The folder's shared objects (a name ending in `.so` or holding `.so.`), sorted by name, each stat'ed
+    /// through the folder's descriptor with the name as `readdir` gave it; names that are not valid UTF-8 are
+    /// skipped.
+    private static func pluginFiles(in directory: OpaquePointer) -> [ListedFile] {
+        var files: [ListedFile] = []
+        let descriptor = dirfd(directory)
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(validatingCString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            let file = withUnsafeBytes(of: entry.pointee.d_name) { raw -> ListedFile? in
+                let cName = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
+                let bytes = UnsafeRawBufferPointer(start: raw.baseAddress, count: strlen(cName))
+                guard isSharedObjectName(bytes), let name = String(validatingCString: cName) else { return nil }
+                var status = stat()
+                let failed = fstatat(descriptor, cName, &status, 0) != 0
+                return ListedFile(name: name, status: status, statError: failed ? errno : 0)
             }
-            guard let name, name != ".", name != "..", name.hasSuffix(".so") || name.contains(".so.") else { continue }
-            names.append(name)
+            if let file { files.append(file) }
         }
-        return names.sorted()
+        // Sorted through their positions: a status is 144 bytes, too many to move around while sorting.
+        return files.indices.sorted { files[$0].name < files[$1].name }.map { files[$0] }
+    }
+
+    /// Whether a file name (`.` and `..` are not) ends in `.so` or holds `.so.`, read as bytes.
+    private static func isSharedObjectName(_ name: UnsafeRawBufferPointer) -> Bool {
+        let marker: (UInt8, UInt8, UInt8) = (UInt8(ascii: "."), UInt8(ascii: "s"), UInt8(ascii: "o"))
+        guard name.count >= 3 else { return false }
+        for start in 0...(name.count - 3) where name[start] == marker.0 && name[start + 1] == marker.1 && name[start + 2] == marker.2 {
+            if start + 3 == name.count || name[start + 3] == UInt8(ascii: ".") { return true }
+        }
+        return false
     }
 }
 

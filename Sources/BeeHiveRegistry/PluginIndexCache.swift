@@ -64,17 +64,9 @@ public struct PluginIndexCache: Sendable, Hashable {
         guard status.st_size <= Self.maximumSize else {
             return (nil, [PluginCacheDiagnostic(.corrupt(reason: "\(status.st_size) bytes is too large"), path: path)])
         }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            filled += count
-        }
-        if filled < bytes.count { bytes.removeSubrange(filled...) }
+        let image = PluginIndexCacheImage(reading: descriptor, size: Int(status.st_size))
         do throws(PluginIndexCacheFormat.Failure) {
-            let decoded = try PluginIndexCacheFormat.decode(bytes, folder: folder)
+            let decoded = try PluginIndexCacheFormat.decode(image, folder: folder)
             return (decoded, decoded.outside.map { PluginCacheDiagnostic(.entryOutsideFolder(name: $0), path: path) })
         } catch {
             switch error {
@@ -121,6 +113,8 @@ public struct PluginIndexCache: Sendable, Hashable {
 
     /// Creates the cache folder (and missing parents) readable by this user only.
     private func makeDirectory() -> String? {
+        // Usually there already: one call instead of one per component.
+        if mkdir(directory, 0o700) == 0 || errno == EEXIST { return nil }
         var prefix = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/") {
             prefix += "/" + component

@@ -33,7 +33,7 @@ package enum PluginIndexCacheFormat {
         let stamp: PluginFileStamp
         let buildID: String?
         let isAnnotated: Bool
-        /// The byte range of the entry's sections, read by `records(of:in:path:)`.
+        /// The byte range of the entry's sections, read by `records(of:in:path:layouts:)`.
         let sections: Range<Int>
         let sectionCount: Int
     }
@@ -41,7 +41,7 @@ package enum PluginIndexCacheFormat {
     /// A decoded cache: the bytes it was read from and its entries, ordered by file name as the index orders
     /// its plugins, so that the index meets each entry walking both in step, without hashing a name.
     struct Decoded {
-        let bytes: [UInt8]
+        let image: PluginIndexCacheImage
         let entries: [(name: String, entry: Entry)]
         /// Names of entries that are not plain file names of the folder.
         let outside: [String]
@@ -58,6 +58,10 @@ package enum PluginIndexCacheFormat {
         appendUTF8(folder, limit: Int.max, to: &out)
         out.append(0)
         append(UInt32(plugins.count), to: &out)
+        var sectionOrder: [Int] = []
+        var numbers: [Int] = []
+        var offsets: [Int] = []
+        var members: [Int] = []
         for plugin in plugins {
             append(UInt16(min(plugin.fileName.utf8.count, Int(UInt16.max))), to: &out)
             appendUTF8(plugin.fileName, limit: Int(UInt16.max), to: &out)
@@ -73,33 +77,38 @@ package enum PluginIndexCacheFormat {
             let buildID = plugin.buildID ?? ""
             out.append(UInt8(min(buildID.utf8.count, Int(UInt8.max))))
             appendUTF8(buildID, limit: Int(UInt8.max), to: &out)
-            // Sections in the order their records come, so that the records decode in the order they were read.
-            var sections: [(number: Int, records: [(offset: Int, text: String)])] = []
+            // Sections in the order their first records come, so that the records decode in the order they were
+            // read. Each record's section number is noted once (scratch arrays reused across plugins), and its
+            // bytes are copied straight from where it was read, without making its text or origin strings.
+            sectionOrder.removeAll(keepingCapacity: true)
+            numbers.removeAll(keepingCapacity: true)
+            offsets.removeAll(keepingCapacity: true)
             for record in plugin.records {
                 let origin = record.origin
-                guard let number = SectionName.all.firstIndex(of: origin.section) else { continue }
-                let placed = (origin.offset, record.text)
-                if let known = sections.firstIndex(where: { $0.number == number }) {
-                    sections[known].records.append(placed)
-                } else {
-                    sections.append((number, [placed]))
-                }
+                let number = SectionName.all.firstIndex(of: origin.section) ?? -1
+                numbers.append(number)
+                offsets.append(origin.offset)
+                if number >= 0, !sectionOrder.contains(number) { sectionOrder.append(number) }
             }
-            out.append(UInt8(sections.count))
-            for (number, records) in sections {
+            out.append(UInt8(sectionOrder.count))
+            for number in sectionOrder {
+                members.removeAll(keepingCapacity: true)
+                for position in numbers.indices where numbers[position] == number { members.append(position) }
                 out.append(UInt8(number))
-                append(UInt32(records.count), to: &out)
+                append(UInt32(members.count), to: &out)
                 let lengthAt = out.count
                 append(UInt32(0), to: &out)
                 let image = out.count
-                let ordered = zip(records, records.dropFirst()).allSatisfy { $0.offset < $1.offset }
-                for (offset, text) in ordered ? records : records.sorted(by: { $0.offset < $1.offset }) {
-                    let position = image + offset
-                    if out.count < position { out.append(contentsOf: repeatElement(0, count: position - out.count)) }
+                if !zip(members, members.dropFirst()).allSatisfy({ offsets[$0] < offsets[$1] }) {
+                    members.sort { offsets[$0] < offsets[$1] }
+                }
+                for position in members {
+                    let place = image + offsets[position]
+                    if out.count < place { out.append(contentsOf: repeatElement(0, count: place - out.count)) }
                     // Records overlapping one another cannot come from one section; the count check at
                     // decoding then refuses the entry.
-                    if out.count > position { out.removeSubrange(position...) }
-                    appendUTF8(text, limit: Int.max, to: &out)
+                    if out.count > place { out.removeSubrange(place...) }
+                    plugin.records[position].withTextBytes { out.append(contentsOf: $0) }
                     out.append(0)
                 }
                 withUnsafeBytes(of: UInt32(out.count - image).littleEndian) { out.replaceSubrange(lengthAt..<(lengthAt + 4), with: $0) }
@@ -117,13 +126,10 @@ package enum PluginIndexCacheFormat {
     }
 
     /// The entries of a cache of `folder`. Checks the header, the checksum and every length; the records
-    /// are parsed later, only for the entries of files the folder holds (`records(of:in:path:)`).
-    static func decode(_ bytes: [UInt8], folder: String) throws(Failure) -> Decoded {
-        let read: Result<([(name: String, entry: Entry)], [String]), Failure> = bytes.withUnsafeBytes { raw in
-            Result { () throws(Failure) in try table(of: raw, folder: folder) }
-        }
-        let (entries, outside) = try read.get()
-        return Decoded(bytes: bytes, entries: entries, outside: outside)
+    /// are parsed later, only for the entries of files the folder holds (`records(of:in:path:layouts:)`).
+    static func decode(_ image: PluginIndexCacheImage, folder: String) throws(Failure) -> Decoded {
+        let (entries, outside) = try table(of: image.bytes, folder: folder)
+        return Decoded(image: image, entries: entries, outside: outside)
     }
 
     private static func table(
@@ -164,34 +170,39 @@ package enum PluginIndexCacheFormat {
     }
 
     /// The cached records of a plugin, parsed as strictly as from its file; nil if any fails or a section
-    /// holds another number of records than the entry says.
-    static func records(of entry: Entry, in bytes: [UInt8], path: String) -> [AnnotationRecord]? {
-        bytes.withUnsafeBytes { raw -> [AnnotationRecord]? in
-            var reader = Reader(UnsafeRawBufferPointer(rebasing: raw[..<entry.sections.upperBound]), at: entry.sections.lowerBound)
-            var records: [AnnotationRecord] = []
-            var layouts: [RecordLayout] = []
-            var diagnostics: [RegistryDiagnostic] = []
-            for _ in 0..<entry.sectionCount {
-                guard let number = reader.u8(), let count = reader.u32(), let length = reader.u32(), let image = reader.bytes(length)
-                else { return nil }
-                if records.isEmpty { records.reserveCapacity(entry.sectionCount * Int(min(count, 64))) }
-                // Parsed as a section read from a file is parsed; the section's records share its one copy.
-                let section = SectionBytes(copying: image, section: SectionName.all[Int(number)], objectPath: path)
-                layouts.removeAll(keepingCapacity: true)
-                RecordParser.parse(section, index: 0, into: &layouts, &diagnostics)
-                guard diagnostics.isEmpty, layouts.count == Int(count) else { return nil }
-                records.append(contentsOf: layouts.lazy.map { AnnotationRecord(bytes: section, layout: $0) })
-            }
-            return records
+    /// holds another number of records than the entry says. `layouts` is scratch space, reused across calls
+    /// so that a warm start allocates it once rather than once per plugin.
+    static func records(
+        of entry: Entry, in image: PluginIndexCacheImage, path: String, layouts: inout [RecordLayout]
+    ) -> [AnnotationRecord]? {
+        var reader = Reader(UnsafeRawBufferPointer(rebasing: image.bytes[..<entry.sections.upperBound]), at: entry.sections.lowerBound)
+        var records: [AnnotationRecord] = []
+        var diagnostics: [RegistryDiagnostic] = []
+        for _ in 0..<entry.sectionCount {
+            guard let number = reader.u8(), let count = reader.u32(), let length = reader.u32(), let bytes = reader.bytes(length)
+            else { return nil }
+            if records.isEmpty { records.reserveCapacity(entry.sectionCount * Int(min(count, 64))) }
+            // Parsed as a section read from a file is parsed; the section's records point into the image.
+            let section = SectionBytes(bytes, in: image, section: SectionName.all[Int(number)], objectPath: path)
+            layouts.removeAll(keepingCapacity: true)
+            RecordParser.parse(section, index: 0, into: &layouts, &diagnostics)
+            guard diagnostics.isEmpty, layouts.count == Int(count) else { return nil }
+            for layout in layouts { records.append(AnnotationRecord(bytes: section, layout: layout)) }
         }
+        return records
     }
 
-    /// A name that stays inside the folder: not empty, no `/`, not `.` or `..`, valid UTF-8, no NUL.
+    /// A name that stays inside the folder: not empty, no `/`, not `.` or `..`, valid UTF-8, no NUL. One pass
+    /// over the bytes; only a name that is not ASCII needs the standard library's UTF-8 check.
     static func isPlainFileName(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        !bytes.isEmpty && !bytes.contains(UInt8(ascii: "/")) && !bytes.contains(0)
-            && !bytes.elementsEqual([0x2E]) && !bytes.elementsEqual([0x2E, 0x2E])
-            // ASCII is valid UTF-8; only other names need the standard library's check.
-            && (bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil)
+        guard !bytes.isEmpty else { return false }
+        var isASCII = true
+        for byte in bytes {
+            if byte == UInt8(ascii: "/") || byte == 0 { return false }
+            if byte >= 0x80 { isASCII = false }
+        }
+        if bytes.count <= 2, bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) { return false }
+        return isASCII || String(validating: bytes, as: UTF8.self) != nil
     }
 
     /// 64 bits at a time: each step multiplies by an odd constant and folds the high bits down, both

@@ -2,13 +2,16 @@ import CSectionShim
 
 /// One section's bytes, shared by every record parsed from it: the shim's copy of a loaded object's section
 /// (kept alive through the object's reference count; the shim never changes an object it has published), or
-/// bytes copied from Swift. One per section, so that records need no allocation of their own.
+/// bytes copied from Swift, or a part of a larger image that stays alive with it (a plugin index cache). One per
+/// section, so that records need no allocation of their own.
 final class SectionBytes: @unchecked Sendable {
     let buffer: UnsafeRawBufferPointer
     /// What every record of the section shares in its origin, kept here so that a record holds one reference.
     let objectPath: String
     let section: String
     private let object: UnsafeMutablePointer<bh_object>?
+    /// The image `buffer` lies in, when it is not the shim's object or a copy of its own.
+    private let image: PluginIndexCacheImage?
 
     init(section index: Int, of object: UnsafeMutablePointer<bh_object>, name: String, objectPath: String) {
         self.objectPath = objectPath
@@ -16,6 +19,16 @@ final class SectionBytes: @unchecked Sendable {
         self.object = bh_object_retain(object)
         let section = object.pointee.sections[index]
         buffer = UnsafeRawBufferPointer(start: section.data, count: section.data == nil ? 0 : section.size)
+        image = nil
+    }
+
+    /// `bytes`, a part of `image`, without copying them: the records share the image, which lives as long as they do.
+    init(_ bytes: UnsafeRawBufferPointer, in image: PluginIndexCacheImage, section: String, objectPath: String) {
+        self.objectPath = objectPath
+        self.section = section
+        buffer = bytes
+        object = nil
+        self.image = image
     }
 
     init(copying bytes: UnsafeRawBufferPointer, section: String, objectPath: String) {
@@ -25,12 +38,13 @@ final class SectionBytes: @unchecked Sendable {
         if bytes.count > 0 { copy.copyMemory(from: bytes) }
         buffer = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(copy)[0..<bytes.count])
         object = nil
+        image = nil
     }
 
     deinit {
         if let object {
             bh_object_release(object)
-        } else {
+        } else if image == nil {
             UnsafeMutableRawPointer(mutating: buffer.baseAddress)?.deallocate()
         }
     }
