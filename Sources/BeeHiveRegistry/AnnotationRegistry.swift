@@ -44,7 +44,8 @@ public final class AnnotationRegistry: Sendable {
     /// the update of each later `refresh()` to each of them.
     public func snapshot() -> RegistryUpdate {
         state.withLock { state in
-            apply(source.poll(), to: &state)
+            // The snapshot holds everything, so the refresh's own update adds nothing to it.
+            _ = apply(source.poll(), to: &state)
             var update = RegistryUpdate()
             update.loadedObjects = state.objects.values.map(\.object).sorted { ($0.path, $0.id) < ($1.path, $1.id) }
             update.added = state.records
