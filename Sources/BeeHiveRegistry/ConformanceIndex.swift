@@ -32,7 +32,7 @@ package enum ConformanceIndex {
     /// conforms to it; nil when the index cannot tell (the caller then looks the name up).
     package static func resolve<T>(_ name: String, as expected: T.Type) -> T? {
         guard let protocolDescriptor = singleProtocol(of: expected) else { return nil }
-        let images = imageCount()
+        let images = SwiftMetadata.imageCount()
         let entry: Entry? = index.withLock { index in
             if index.imageCount != images {
                 index = Index(imageCount: images)
@@ -76,17 +76,6 @@ package enum ConformanceIndex {
         return UnsafeRawPointer(bitPattern: reference)
     }
 
-    private static func imageCount() -> Int {
-        var count = 0
-        withUnsafeMutablePointer(to: &count) { pointer in
-            bh_swift_enumerate_metadata_sections({ _, context in
-                context?.assumingMemoryBound(to: Int.self).pointee += 1
-                return true
-            }, pointer)
-        }
-        return count
-    }
-
     private final class Collector {
         let protocolDescriptor: UnsafeRawPointer
         var entries: [String: Entry] = [:]
@@ -107,14 +96,14 @@ package enum ConformanceIndex {
         let range = sections.assumingMemoryBound(to: MetadataSections.self).pointee.swift5_protocol_conformances
         guard let start = UnsafeRawPointer(bitPattern: range.start) else { return true }
         for offset in stride(from: 0, to: Int(range.length) - 3, by: 4) {
-            take(relativeDirect(start + offset), into: collector)
+            take(SwiftMetadata.relativeDirect(start + offset), into: collector)
         }
         return true
     }
 
     /// A conformance record: the protocol, the type, the witness table pattern and the flags (int32 each).
     private static func take(_ conformance: UnsafeRawPointer, into collector: Collector) {
-        guard relativeIndirectable(conformance) == collector.protocolDescriptor else { return }
+        guard SwiftMetadata.relativeIndirectable(conformance) == collector.protocolDescriptor else { return }
         let flags = conformance.load(fromByteOffset: 12, as: UInt32.self)
         let typeReferenceKind = (flags >> 3) & 0x7
         let conditionalRequirements = (flags >> 8) & 0xFF
@@ -122,8 +111,8 @@ package enum ConformanceIndex {
         let typeField = conformance + 4
         let typeDescriptor: UnsafeRawPointer?
         switch typeReferenceKind {
-        case 0: typeDescriptor = relativeDirect(typeField)
-        case 1: typeDescriptor = relativeDirect(typeField).load(as: UnsafeRawPointer?.self)
+        case 0: typeDescriptor = SwiftMetadata.relativeDirect(typeField)
+        case 1: typeDescriptor = SwiftMetadata.relativeDirect(typeField).load(as: UnsafeRawPointer?.self)
         default: return
         }
         guard let typeDescriptor else { return }
@@ -145,7 +134,7 @@ package enum ConformanceIndex {
             guard let current = context else { return [] }
             let flags = current.load(as: UInt32.self)
             let kind = flags & 0x1F
-            let name = String(cString: relativeDirect(current + 8).assumingMemoryBound(to: CChar.self))
+            let name = String(cString: SwiftMetadata.relativeDirect(current + 8).assumingMemoryBound(to: CChar.self))
             if kind == 0 {
                 let mangled = components.reversed().reduce("\(name.utf8.count)\(name)") {
                     $0 + "\($1.name.utf8.count)\($1.name)\($1.suffix)"
@@ -157,26 +146,14 @@ package enum ConformanceIndex {
             }
             guard let suffix = kindSuffixes[kind], flags & isGenericFlag == 0 else { return [] }
             components.append((name, suffix))
-            context = relativeIndirectable(current + 4)
+            context = SwiftMetadata.relativeIndirectable(current + 4)
         }
         return []
     }
 
     private static func metadata(of typeDescriptor: UnsafeRawPointer) -> UnsafeRawPointer? {
         typealias Accessor = @convention(thin) (Int) -> (UnsafeRawPointer?, Int)
-        let accessor = unsafeBitCast(relativeDirect(typeDescriptor + 12), to: Accessor.self)
+        let accessor = unsafeBitCast(SwiftMetadata.relativeDirect(typeDescriptor + 12), to: Accessor.self)
         return accessor(0).0
-    }
-
-    private static func relativeDirect(_ field: UnsafeRawPointer) -> UnsafeRawPointer {
-        field + Int(field.load(as: Int32.self))
-    }
-
-    /// A relative pointer whose low bit says the target is a pointer to the value rather than the value.
-    private static func relativeIndirectable(_ field: UnsafeRawPointer) -> UnsafeRawPointer? {
-        let offset = Int(field.load(as: Int32.self))
-        guard offset != 0 else { return nil }
-        let target = field + (offset & ~1)
-        return offset & 1 == 0 ? target : target.load(as: UnsafeRawPointer?.self)
     }
 }

@@ -34,7 +34,7 @@ package enum ProtocolIndex {
         let components = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard components.count >= 2, let last = components.last else { return nil }
         let key = hash(last)
-        let images = imageCount()
+        let images = SwiftMetadata.imageCount()
         let descriptor: UnsafeRawPointer? = index.withLock { index in
             if index.imageCount != images { index = build(imageCount: images) }
             guard let first = index.first[key] else { return nil }
@@ -60,17 +60,6 @@ package enum ProtocolIndex {
     /// A generic requirement descriptor: flags, subject and constraint (int32 each).
     private static let requirementSize = 12
 
-    private static func imageCount() -> Int {
-        var count = 0
-        withUnsafeMutablePointer(to: &count) { pointer in
-            bh_swift_enumerate_metadata_sections({ _, context in
-                context?.assumingMemoryBound(to: Int.self).pointee += 1
-                return true
-            }, pointer)
-        }
-        return count
-    }
-
     private final class Collector {
         var index: Index
         init(_ index: Index) { self.index = index }
@@ -90,7 +79,7 @@ package enum ProtocolIndex {
         let range = sections.assumingMemoryBound(to: MetadataSections.self).pointee.swift5_protocols
         guard let start = UnsafeRawPointer(bitPattern: range.start) else { return true }
         for offset in stride(from: 0, to: Int(range.length) - 3, by: 4) {
-            guard let descriptor = relativeIndirectable(start + offset) else { continue }
+            guard let descriptor = SwiftMetadata.relativeIndirectable(start + offset) else { continue }
             let key = hash(name(of: descriptor))
             // Kept in image order, so that the first image wins, as in the runtime's own scan.
             if collector.index.first[key] == nil {
@@ -115,14 +104,14 @@ package enum ProtocolIndex {
             let kind = flags & 0x1F
             if position == 0 { return kind == moduleKind }
             if current != descriptor, !typeKinds.contains(kind) || flags & isGenericFlag != 0 { return false }
-            context = relativeIndirectable(current + 4)
+            context = SwiftMetadata.relativeIndirectable(current + 4)
         }
         return false
     }
 
     /// A context's name, without its terminating NUL.
     private static func name(of context: UnsafeRawPointer) -> UnsafeBufferPointer<UInt8> {
-        let start = relativeDirect(context + 8)
+        let start = SwiftMetadata.relativeDirect(context + 8)
         return UnsafeBufferPointer(
             start: start.assumingMemoryBound(to: UInt8.self), count: strlen(start.assumingMemoryBound(to: CChar.self)))
     }
@@ -140,17 +129,5 @@ package enum ProtocolIndex {
         return (0..<count).contains { index in
             requirements.load(fromByteOffset: index * requirementSize, as: UInt32.self) & 0x1F == baseClassRequirement
         }
-    }
-
-    private static func relativeDirect(_ field: UnsafeRawPointer) -> UnsafeRawPointer {
-        field + Int(field.load(as: Int32.self))
-    }
-
-    /// A relative pointer whose low bit says the target is a pointer to the value rather than the value.
-    private static func relativeIndirectable(_ field: UnsafeRawPointer) -> UnsafeRawPointer? {
-        let offset = Int(field.load(as: Int32.self))
-        guard offset != 0 else { return nil }
-        let target = field + (offset & ~1)
-        return offset & 1 == 0 ? target : target.load(as: UnsafeRawPointer?.self)
     }
 }
