@@ -22,7 +22,8 @@ static void bh_libelf_init(void) { (void)elf_version(EV_CURRENT); }
 
 /* The shim's own copy of an annotation section's name, or NULL for any other section. */
 static const char *bh_annotation_section(const char *name) {
-    if (!name) return NULL;
+    /* Every annotation section's name starts with "beehive_"; most others start with '.'. */
+    if (!name || name[0] != 'b') return NULL;
     for (size_t i = 0; i < BEEHIVE_NOTE_SECTION_COUNT; i++)
         if (strcmp(name, bh_section_names[i]) == 0) return bh_section_names[i];
     return NULL;
@@ -286,10 +287,6 @@ static void bh_read_elf(Elf *elf, const bh_candidate *c, bh_object *object) {
     }
 }
 
-/*
- * Fills `object` from the file at `path`. With a candidate, the sections are copied from that loaded object's
- * memory after the file has been matched to it; without one (offline), from the file.
- */
 /* What a file that is not a regular file is, in words; NULL for a regular file. */
 static const char *bh_file_kind(mode_t mode) {
     if (S_ISREG(mode)) return NULL;
@@ -301,46 +298,87 @@ static const char *bh_file_kind(mode_t mode) {
     return "not a regular file";
 }
 
-static void bh_read(const char *path, const bh_candidate *c, bh_object *object) {
+/*
+ * An offline file up to this size is read whole with one pread and handed to libelf as memory. Read lazily
+ * (ELF_C_READ), a small plugin costs a pread per header table and section, eight in all; mapped
+ * (ELF_C_READ_MMAP), page faults and an munmap: 4.9 and 10 µs for an 8 KB plugin against 3.1 read whole. At
+ * 64 KB both ways cost about the same (5-7 µs); a larger file is read lazily, so that only its headers and
+ * the sections asked for are read.
+ */
+#define BH_READ_WHOLE_MAX (64 << 10)
+
+/* Reads the opened file `fd` into `object`; `whole` allows reading a small file in one go (offline only). */
+static void bh_read_descriptor(int fd, const bh_candidate *c, int whole, bh_object *object) {
     pthread_once(&bh_libelf_once, bh_libelf_init);
-    /* O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) {
-        int error = errno;
-        struct stat info;
-        /* A socket cannot be opened at all (ENXIO): name what the path is rather than the errno. */
-        const char *kind = stat(path, &info) == 0 ? bh_file_kind(info.st_mode) : NULL;
-        object->status = kind ? BH_OBJECT_NOT_REGULAR_FILE : BH_OBJECT_UNREADABLE;
-        object->sys_errno = kind ? 0 : error;
-        object->detail = kind ? bh_strdup(kind) : NULL;
-        return;
-    }
     struct stat info;
     if (fstat(fd, &info) != 0) {
         object->status = BH_OBJECT_UNREADABLE;
         object->sys_errno = errno;
-        close(fd);
         return;
     }
     const char *kind = bh_file_kind(info.st_mode);
     if (kind) {
         object->status = BH_OBJECT_NOT_REGULAR_FILE;
         object->detail = bh_strdup(kind);
-        close(fd);
         return;
     }
-    /* ELF_C_READ reads only the headers and sections asked for; mapping the whole file cost more in page
-       faults and munmap than the few reads it saves. */
-    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+    char *image = NULL;
+    Elf *elf;
+    if (whole && info.st_size > 0 && info.st_size <= BH_READ_WHOLE_MAX) {
+        image = malloc((size_t)info.st_size);
+        if (!image) {
+            object->status = BH_OBJECT_UNREADABLE;
+            object->sys_errno = ENOMEM;
+            return;
+        }
+        size_t filled = 0;
+        while (filled < (size_t)info.st_size) {
+            ssize_t count = pread(fd, image + filled, (size_t)info.st_size - filled, (off_t)filled);
+            if (count < 0 && errno == EINTR) continue;
+            if (count <= 0) break;
+            filled += (size_t)count;
+        }
+        /* A file cut short meanwhile is read as what it holds now: libelf reports it as truncated. */
+        elf = elf_memory(image, filled);
+    } else {
+        elf = elf_begin(fd, ELF_C_READ, NULL);
+    }
     if (!elf || elf_kind(elf) != ELF_K_ELF) {
         object->status = elf ? BH_OBJECT_NOT_ELF : BH_OBJECT_UNREADABLE;
         if (!elf) object->detail = bh_strdup(elf_errmsg(-1));
         if (elf) elf_end(elf);
-        close(fd);
+        free(image);
         return;
     }
     bh_read_elf(elf, c, object);
     elf_end(elf);
+    free(image);
+}
+
+/* O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever. */
+#define BH_OPEN_FLAGS (O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+
+/* Why a file could not be opened; a socket cannot be opened at all (ENXIO): name what it is, not the errno. */
+static void bh_open_failed(int error, const struct stat *info, bh_object *object) {
+    const char *kind = info ? bh_file_kind(info->st_mode) : NULL;
+    object->status = kind ? BH_OBJECT_NOT_REGULAR_FILE : BH_OBJECT_UNREADABLE;
+    object->sys_errno = kind ? 0 : error;
+    object->detail = kind ? bh_strdup(kind) : NULL;
+}
+
+/*
+ * Fills `object` from the file at `path`. With a candidate, the sections are copied from that loaded object's
+ * memory after the file has been matched to it; without one (offline), from the file.
+ */
+static void bh_read(const char *path, const bh_candidate *c, bh_object *object) {
+    int fd = open(path, BH_OPEN_FLAGS);
+    if (fd < 0) {
+        int error = errno;
+        struct stat info;
+        bh_open_failed(error, stat(path, &info) == 0 ? &info : NULL, object);
+        return;
+    }
+    bh_read_descriptor(fd, c, !c, object);
     close(fd);
 }
 
@@ -349,6 +387,24 @@ bh_object *bh_read_file(const char *path) {
     if (!object) return NULL;
     object->path = bh_strdup(path);
     bh_read(path, NULL, object);
+    return object;
+}
+
+bh_object *bh_read_file_at(int directory, const char *name, const char *path, struct stat *status, int *has_status) {
+    *has_status = 0;
+    bh_object *object = bh_object_new();
+    if (!object) return NULL;
+    object->path = bh_strdup(path);
+    int fd = openat(directory, name, BH_OPEN_FLAGS);
+    if (fd < 0) {
+        int error = errno;
+        struct stat info;
+        bh_open_failed(error, fstatat(directory, name, &info, 0) == 0 ? &info : NULL, object);
+        return object;
+    }
+    bh_read_descriptor(fd, NULL, 1, object);
+    *has_status = fstat(fd, status) == 0;
+    close(fd);
     return object;
 }
 

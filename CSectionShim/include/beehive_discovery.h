@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,6 +92,12 @@ int bh_discovery_enabled(void);
 
 /* Reads the annotation sections of a file on disk (offline inspection). Free with bh_object_release. */
 bh_object *bh_read_file(const char *path);
+/*
+ * Reads the file `name` of the folder open as `directory` as bh_read_file does, with no path lookup beyond the
+ * folder; `path` is what the object is called. `*has_status` is 1 when `status` holds the file's status taken
+ * once it was read (compared with an earlier one, it tells whether the file changed meanwhile).
+ */
+bh_object *bh_read_file_at(int directory, const char *name, const char *path, struct stat *status, int *has_status);
 /* Objects are reference counted: a snapshot holds each of its objects, and so may Swift (records point into
    an object's sections). Never modified once published. */
 bh_object *bh_object_retain(bh_object *object);

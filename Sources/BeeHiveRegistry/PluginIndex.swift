@@ -27,13 +27,14 @@ public struct PluginIndex: Sendable {
     public static func build(
         folder: String, cache: PluginIndexCache? = .standard(), trust: PluginTrustPolicy = .strict
     ) throws(PluginAccessError) -> PluginIndex {
-        try build(folder: folder, cache: cache, trust: trust, reader: SectionReader.readFile(atPath:))
+        try build(folder: folder, cache: cache, trust: trust, reader: PluginFileReader.read(in:name:path:))
     }
 
-    /// `reader` reads a plugin file offline; tests pass one that counts the files read.
+    /// `reader` reads a plugin file offline (the folder's descriptor, the file's name, its path); tests pass
+    /// one that counts the files read.
     package static func build(
         folder given: String, cache: PluginIndexCache?, trust: PluginTrustPolicy,
-        reader: (String) -> ObjectAnnotations
+        reader: (Int32, String, String) -> PluginFileReader.Read
     ) throws(PluginAccessError) -> PluginIndex {
         guard let resolved = realpath(given, nil) else {
             throw PluginAccessError(path: given, role: .folder, reason: .unreadable(String(cString: strerror(errno))))
@@ -77,7 +78,7 @@ public struct PluginIndex: Sendable {
             let before = file.status
             guard before.st_mode & S_IFMT == S_IFREG else {
                 // The reader names what it is without blocking on it (a FIFO, a folder...).
-                problems += reader(path).diagnostics
+                problems += reader(dirfd(directory), name, path).annotations.diagnostics
                 continue
             }
             if let refusal = trust.refusal(of: path, .plugin, status: before, user: user) {
@@ -102,15 +103,16 @@ public struct PluginIndex: Sendable {
                 }
             }
             cacheIsCurrent = false
-            let read = reader(path)
+            let (read, after) = reader(dirfd(directory), name, path)
             if read.diagnostics.contains(where: \.isUnreadableFile) {
                 problems += read.diagnostics
                 continue
             }
             problems += read.diagnostics
-            var after = stat()
-            // A file changed while it was read is indexed but not cached: its stamp may not match its records.
-            let steady = fstatat(dirfd(directory), name, &after, 0) == 0 && PluginFileStamp(after) == stamp && read.diagnostics.isEmpty
+            // A file changed (or replaced) since it was listed, or while it was read, is indexed but not cached:
+            // its stamp may not match its records. A file replaced after it was read is noticed by the next
+            // index, whose listing stats it anew.
+            let steady = after.map { PluginFileStamp($0) == stamp } == true && read.diagnostics.isEmpty
             plugins.append(
                 IndexedPlugin(
                     path: path, fileName: name, stamp: steady ? stamp : PluginFileStamp.unsteady, buildID: read.object.buildID,

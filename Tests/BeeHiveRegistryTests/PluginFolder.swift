@@ -49,9 +49,9 @@ struct PluginFolder {
     /// Indexes the folder through a reader that counts the files it opens.
     func index(trust: PluginTrustPolicy = .strict, cache: PluginIndexCache? = nil) throws -> (PluginIndex, reads: [String]) {
         let reads = ReadLog()
-        let index = try PluginIndex.build(folder: path, cache: cache ?? self.cache, trust: trust) { path in
+        let index = try PluginIndex.build(folder: path, cache: cache ?? self.cache, trust: trust) { folder, name, path in
             reads.append(path)
-            return SectionReader.readFile(atPath: path)
+            return PluginFileReader.read(in: folder, name: name, path: path)
         }
         return (index, reads.paths)
     }
