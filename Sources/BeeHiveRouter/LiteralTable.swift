@@ -20,13 +20,14 @@ struct LiteralTable: Sendable {
         let high: UInt64
         let count: Int
 
+        @inline(__always)
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
             low = LiteralTable.word(bytes, at: 0)
             high = LiteralTable.word(bytes, at: 8)
             count = bytes.count
         }
 
-        /// Whether the key holds more than its head.
+        /// Whether the head is the whole key.
         var isShort: Bool { count <= 16 }
     }
 
@@ -50,7 +51,10 @@ struct LiteralTable: Sendable {
     mutating func insert(_ key: String, child: Int32) {
         if (entries.count + 1) * 2 > slots.count { grow() }
         let bytes = Array(key.utf8)
-        let entry = bytes.withUnsafeBufferPointer { Entry(hash: Self.hash($0), head: Head($0), key: bytes, child: child) }
+        let entry = bytes.withUnsafeBufferPointer { buffer in
+            let head = Head(buffer)
+            return Entry(hash: Self.hash(buffer, head: head), head: head, key: bytes, child: child)
+        }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: entry.hash) & mask
         while slots[slot] >= 0 { slot = (slot + 1) & mask }
@@ -89,8 +93,8 @@ struct LiteralTable: Sendable {
 
     private func slot(of key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !slots.isEmpty else { return nil }
-        let hash = Self.hash(key)
         let head = Head(key)
+        let hash = Self.hash(key, head: head)
         return slots.withUnsafeBufferPointer { slots in
             entries.withUnsafeBufferPointer { entries in
                 let mask = slots.count - 1
@@ -121,21 +125,39 @@ struct LiteralTable: Sendable {
         }
     }
 
-    /// The eight bytes at `offset`, zero-padded past the end: read as one load when they all lie in the key.
+    /// The eight bytes at `offset`, zero-padded past the end, read in at most three loads: keys are read where
+    /// they lie, and reading past their end could cross into an unmapped page.
+    @inline(__always)
     private static func word(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt64 {
-        guard offset < bytes.count else { return 0 }
+        let available = bytes.count - offset
+        guard available > 0 else { return 0 }
         let base = UnsafeRawPointer(bytes.baseAddress! + offset)
-        if bytes.count - offset >= 8 { return UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) }
+        if available >= 8 { return UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) }
         var word: UInt64 = 0
-        for index in 0..<(bytes.count - offset) { word |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << (8 * index) }
+        var index = 0
+        if available >= 4 {
+            word = UInt64(UInt32(littleEndian: base.loadUnaligned(as: UInt32.self)))
+            index = 4
+        }
+        if available - index >= 2 {
+            word |= UInt64(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt16.self))) << (8 * index)
+            index += 2
+        }
+        if available > index { word |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << (8 * index) }
         return word
     }
 
-    /// A word at a time, each word mixed in by a multiply and a shift (the finalizer of SplitMix64), the length
-    /// first so that keys differing only in trailing zero bytes differ.
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    /// The head's two words, then the rest of a longer key a word at a time, each mixed in by a multiply and a
+    /// shift (SplitMix64's finalizer); the length first, so that keys differing only in trailing zero bytes
+    /// differ.
+    @inline(__always)
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, head: Head) -> UInt64 {
         var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
-        var offset = 0
+        hash = (hash ^ head.low) &* 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 31
+        hash = (hash ^ head.high) &* 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 31
+        var offset = 16
         while offset < bytes.count {
             hash = (hash ^ word(bytes, at: offset)) &* 0xBF58_476D_1CE4_E5B9
             hash ^= hash >> 31
