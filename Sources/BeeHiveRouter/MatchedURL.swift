@@ -14,13 +14,15 @@ struct MatchedURL: Sendable {
     private let treatsHostAsPathComponent: Bool
     private let readsLikeJLRoutes: Bool
 
-    init(_ url: borrowing RouteURL, entry: RouteEntry, configuration: RouterConfiguration) {
+    /// The reading flags are the URL's own, not the router's current configuration: a URL read before a
+    /// deferred plugin changed the configuration is matched as it was read, and must be read again that way.
+    init(_ url: borrowing RouteURL, entry: RouteEntry, plusAsSpace: Bool) {
         text = url.text
         definition = entry.definition
         expansion = Int32(truncatingIfNeeded: entry.expansion)
-        plusAsSpace = configuration.decodesPlusSymbols
-        treatsHostAsPathComponent = configuration.alwaysTreatsHostAsPathComponent
-        readsLikeJLRoutes = configuration.readsURLsLikeJLRoutes
+        self.plusAsSpace = plusAsSpace
+        treatsHostAsPathComponent = url.treatsHostAsPathComponent
+        readsLikeJLRoutes = url.readsLikeJLRoutes
     }
 
     /// The scheme of the route's table, or ``RouteParameters/globalScheme``.

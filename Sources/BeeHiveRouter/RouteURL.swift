@@ -39,11 +39,17 @@ struct RouteURL: ~Copyable {
     private(set) var query: Range<Int>?
     /// The query inside the fragment (`#/view?x=1` or `#x=1&y=2`).
     private(set) var fragmentQuery: Range<Int>?
+    /// How the text was read, so that reading it again (``MatchedURL``) gives these components whatever the
+    /// router's configuration has become since.
+    let treatsHostAsPathComponent: Bool
+    let readsLikeJLRoutes: Bool
 
     init(_ text: String, treatsHostAsPathComponent: Bool, readsLikeJLRoutes: Bool = false) {
         var text = text
         text.makeContiguousUTF8()
         self.text = text
+        self.treatsHostAsPathComponent = treatsHostAsPathComponent
+        self.readsLikeJLRoutes = readsLikeJLRoutes
         // Parsed straight into the stored properties: building the inline components elsewhere and moving them in
         // copied about 200 bytes per URL.
         Self.withBytes(of: text) { bytes in

@@ -449,10 +449,10 @@ public final class Router: Sendable {
     private func resolve(
         _ url: borrowing RouteURL, in snapshot: borrowing Snapshot, caller: RouteParameters?, runningHandlers: Bool
     ) -> RouteMatch? {
-        let configuration = snapshot.configuration
-        var match = Self.resolve(url, in: snapshot.primary, caller: caller, runningHandlers: runningHandlers, configuration: configuration)
+        let plusAsSpace = snapshot.configuration.decodesPlusSymbols
+        var match = Self.resolve(url, in: snapshot.primary, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
         if match == nil, let fallback = snapshot.fallback {
-            match = Self.resolve(url, in: fallback, caller: caller, runningHandlers: runningHandlers, configuration: configuration)
+            match = Self.resolve(url, in: fallback, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
         }
         endReading()
         guard let match else { return nil }
@@ -462,15 +462,14 @@ public final class Router: Sendable {
 
     /// The first match in one table; the URL is borrowed all the way, so matching copies none of it.
     private static func resolve(
-        _ url: borrowing RouteURL, in trie: borrowing RouteTrie, caller: RouteParameters?, runningHandlers: Bool,
-        configuration: RouterConfiguration
+        _ url: borrowing RouteURL, in trie: borrowing RouteTrie, caller: RouteParameters?, runningHandlers: Bool, plusAsSpace: Bool
     ) -> RouteMatch? {
         trie.firstCandidate(url) { url, entry in
             // JLRoutes' merge order: query parameters, then route variables, then the caller's values, then the
             // reserved keys, each overriding the previous. All but the caller's stay in the URL and the route
             // until a handler reads them.
             var parameters = caller ?? RouteParameters()
-            parameters.setMatch(MatchedURL(url, entry: entry, configuration: configuration))
+            parameters.setMatch(MatchedURL(url, entry: entry, plusAsSpace: plusAsSpace))
             guard !runningHandlers || entry.definition.handler(parameters) else { return nil }
             return RouteMatch(route: entry.definition.descriptor, parameters: parameters)
         }
