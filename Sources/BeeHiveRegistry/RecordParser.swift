@@ -71,6 +71,15 @@ public enum RecordParser {
                     RegistryDiagnostic(
                         .malformedRecord(reason: "not NUL-terminated at the end of the section"),
                         objectPath: bytes.objectPath, section: section, record: printable(chunk)))
+            } else if expectedKinds & 1 != 0, let name = scan.bareModuleName, scan.length <= maximumRecordLength,
+                isASCIITypeName(chunk, name)
+            {
+                // Valid as it stands: nothing past the name to read, and the defaults stand.
+                var layout = RecordLayout(
+                    offset: start, start: start, length: UInt16(truncatingIfNeeded: scan.length), kind: .module,
+                    name: RecordLayout.Span(start: UInt16(truncatingIfNeeded: name.lowerBound), end: UInt16(truncatingIfNeeded: name.upperBound)))
+                layout.section = index
+                layouts.append(layout)
             } else {
                 layouts.append(.unparsed)
                 let last = layouts.count - 1
