@@ -105,7 +105,7 @@ import Testing
             // Mostly letters, so that valid names of every length occur.
             let name = (0..<length).map { _ in next(3) == 0 ? alphabet[next(alphabet.count)] : UInt8(ascii: "a") }
             let padding = String(repeating: "P", count: trial % 8)
-            let text = Array("beehive:1|service|S.\(padding)|".utf8) + name
+            let text = Array("beehive:1|service|S\(padding)|".utf8) + name
             let result = split(text + [0], section: SectionName.services)
             let expected = isTypeName(name)
             #expect(result.records.count == (expected ? 1 : 0), "\(String(decoding: name, as: UTF8.self).debugDescription)")
