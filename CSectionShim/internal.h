@@ -39,12 +39,13 @@ typedef struct bh_memory_notes {
 /* Copies bytes of a loaded object's mapped memory, which may hold AddressSanitizer's poisoned padding. */
 void bh_copy_mapped(void *to, const unsigned char *from, size_t size);
 void bh_memory_notes_read(const struct dl_phdr_info *info, bh_memory_notes *notes);
-/* Copies the sections the note locates; fills object->sections. Returns 0 when out of memory. */
-int bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_notes *notes, bh_object *object);
+/* A new object (id 0) holding a copy of the sections the note locates, named `path`; NULL when out of memory. */
+bh_object *bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_notes *notes, const char *path);
 int bh_candidate_init(bh_candidate *candidate, const struct dl_phdr_info *info, int is_main,
                       const bh_memory_notes *notes);
 void bh_candidate_free(bh_candidate *candidate);
-char *bh_display_path(const char *name, int is_main);
+/* The name an object is shown by: its loader name, or the executable's path for the main program. */
+const char *bh_display_name(const char *name, int is_main);
 
 /* file_reader.c */
 /* Reads a loaded object whose note has no offsets through its file, checked against memory. */

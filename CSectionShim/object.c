@@ -42,19 +42,20 @@ bh_section *bh_object_add_section(bh_object *object, size_t *capacity, const cha
 }
 
 void bh_object_drop_sections(bh_object *object) {
-    if (!object->sections_in_one_block) {
+    if (!object->in_one_block) {
         for (size_t i = 0; i < object->section_count; i++) free(object->sections[i].data);
+        free(object->sections);
     }
-    free(object->sections);
-    object->sections_in_one_block = 0;
     object->sections = NULL;
     object->section_count = 0;
 }
 
 void bh_object_release(bh_object *object) {
     if (!object || __atomic_sub_fetch(&object->references, 1, __ATOMIC_ACQ_REL) != 0) return;
-    bh_object_drop_sections(object);
-    free(object->path);
+    if (!object->in_one_block) {
+        bh_object_drop_sections(object);
+        free(object->path);
+    }
     free(object->detail);
     free(object);
 }

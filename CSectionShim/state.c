@@ -12,10 +12,26 @@
 
 typedef struct bh_known {
     uintptr_t base;
-    char *name;
+    const char *name;                  /* the object's own path when it has one (see bh_known_name) */
     bh_object *object;                 /* NULL for objects without the BeeHive note */
+    int owns_name;
     int seen;                          /* by the walk under way */
 } bh_known;
+
+/* An annotated object's path is its loader name (the main program's is "" to the loader): the entry borrows it
+   rather than copying it, one allocation fewer per object. */
+static const char *bh_known_name(const bh_object *object, const char *name, int is_main, int *owns_name) {
+    *owns_name = 0;
+    if (object && is_main) return "";
+    if (object) return object->path;
+    *owns_name = 1;
+    return bh_strdup(name);
+}
+
+static void bh_known_forget(bh_known *known) {
+    if (known->owns_name) free((char *)known->name);
+    bh_object_release(known->object);
+}
 
 typedef struct bh_pending {
     bh_candidate candidate;
@@ -53,44 +69,42 @@ static int bh_meet(bh_walk *walk, const struct dl_phdr_info *info, int is_main) 
     bh_memory_notes notes;
     bh_memory_notes_read(info, &notes);
     bh_object *object = NULL;
-    if (notes.annotated) {
+    const char *path = bh_display_name(info->dlpi_name, is_main);
+    if (notes.located) {
+        object = bh_read_from_memory(info, &notes, path);
+        if (!object) return 0;
+    } else if (notes.annotated) {
         object = bh_object_new();
         if (!object) return 0;
-        object->id = walk->next_id ? walk->next_id++ : 0;
-        object->path = bh_display_path(info->dlpi_name, is_main);
+        object->path = bh_strdup(path);
         object->base = info->dlpi_addr;
         object->annotated = 1;
         memcpy(object->build_id, notes.build_id, notes.build_id_size);
         object->build_id_size = notes.build_id_size;
-        if (notes.located) {
-            object->source = BH_SOURCE_MEMORY;
-            if (!object->path || !bh_read_from_memory(info, &notes, object)) {
-                bh_object_release(object);
-                return 0;
-            }
-        } else {
-            object->source = BH_SOURCE_FILE;
-            if (!bh_grow((void **)&walk->pending, &walk->pending_capacity, walk->pending_count, sizeof(bh_pending))) {
-                bh_object_release(object);
-                return 0;
-            }
-            bh_pending *p = &walk->pending[walk->pending_count];
-            if (!object->path || !bh_candidate_init(&p->candidate, info, is_main, &notes)) {
-                bh_object_release(object);
-                return 0;
-            }
-            p->object = object;
-            walk->pending_count++;
+        object->source = BH_SOURCE_FILE;
+        if (!bh_grow((void **)&walk->pending, &walk->pending_capacity, walk->pending_count, sizeof(bh_pending))) {
+            bh_object_release(object);
+            return 0;
         }
+        bh_pending *p = &walk->pending[walk->pending_count];
+        if (!object->path || !bh_candidate_init(&p->candidate, info, is_main, &notes)) {
+            bh_object_release(object);
+            return 0;
+        }
+        p->object = object;
+        walk->pending_count++;
     }
-    char *name = bh_strdup(info->dlpi_name);
+    if (object) object->id = walk->next_id ? walk->next_id++ : 0;
+    int owns_name;
+    const char *name = bh_known_name(object, info->dlpi_name, is_main, &owns_name);
     if (!name || !bh_grow((void **)&walk->known, &walk->known_capacity, walk->known_count, sizeof(bh_known))) {
-        free(name);
+        if (owns_name) free((char *)name);
         if (object && object->source == BH_SOURCE_FILE) bh_candidate_free(&walk->pending[--walk->pending_count].candidate);
         bh_object_release(object);
         return 0;
     }
-    walk->known[walk->known_count++] = (bh_known){ .base = info->dlpi_addr, .name = name, .object = object, .seen = 1 };
+    walk->known[walk->known_count++] =
+        (bh_known){ .base = info->dlpi_addr, .name = name, .object = object, .owns_name = owns_name, .seen = 1 };
     return 1;
 }
 
@@ -180,8 +194,7 @@ size_t bh_refresh(void) {
         if (!object) continue;
         if (!bh_grow((void **)&bh_current, &bh_current_capacity, bh_current_count, sizeof *bh_current)) {
             /* Forget it, so that the next refresh meets it again. */
-            bh_object_release(object);
-            free(bh_state.known[i].name);
+            bh_known_forget(&bh_state.known[i]);
             bh_state.known[i] = bh_state.known[--bh_state.known_count];
             bh_state.out_of_memory = 1;
             i--;
@@ -196,10 +209,9 @@ size_t bh_refresh(void) {
         if (k->seen) continue;
         if (k->object) {
             bh_drop_from_current(k->object);
-            bh_object_release(k->object);
             changes++;
         }
-        free(k->name);
+        bh_known_forget(k);
         *k = bh_state.known[--bh_state.known_count];
     }
     for (size_t i = 0; i < bh_state.known_count; i++) bh_state.known[i].seen = 0;
@@ -241,17 +253,25 @@ bh_snapshot *bh_snapshot_read_loaded_objects(void) {
     bh_walk walk = {0};
     dl_iterate_phdr(bh_visit, &walk);
     bh_read_pending(&walk);
-    bh_object **objects = malloc((walk.known_count ? walk.known_count : 1) * sizeof *objects);
+    bh_snapshot *snapshot = walk.out_of_memory ? NULL : calloc(1, sizeof *snapshot);
+    bh_object **objects = snapshot ? malloc((walk.known_count ? walk.known_count : 1) * sizeof *objects) : NULL;
     size_t count = 0;
     for (size_t i = 0; i < walk.known_count; i++) {
-        if (objects && walk.known[i].object) objects[count++] = walk.known[i].object;
-        else bh_object_release(walk.known[i].object);
-        free(walk.known[i].name);
+        bh_known *k = &walk.known[i];
+        if (objects && k->object) {
+            /* The snapshot takes the walk's reference, and with it the name the entry borrowed. */
+            objects[count++] = k->object;
+            k->object = NULL;
+        }
+        bh_known_forget(k);
     }
     free(walk.known);
-    bh_snapshot *snapshot = objects && !walk.out_of_memory ? bh_snapshot_of(objects, count, 0) : NULL;
-    for (size_t i = 0; i < count; i++) bh_object_release(objects[i]);
-    free(objects);
+    if (!objects) {
+        free(snapshot);
+        return NULL;
+    }
+    snapshot->objects = objects;
+    snapshot->count = count;
     return snapshot;
 }
 

@@ -131,9 +131,9 @@ void bh_memory_notes_read(const struct dl_phdr_info *info, bh_memory_notes *note
     }
 }
 
-int bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_notes *notes, bh_object *object) {
-    /* The section table and every section's copy share one block: one allocation per object, not one per
-       section and one for the table. */
+bh_object *bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_notes *notes, const char *path) {
+    /* The object, its section table, every section's copy and its path share one block: one allocation per
+       object, not one each for the object, the path, the table and every section. */
     int status[BEEHIVE_NOTE_SECTION_COUNT + 1];
     size_t count = 0, bytes = 0;
     for (size_t i = 0; i <= BEEHIVE_NOTE_SECTION_COUNT; i++) {
@@ -149,16 +149,20 @@ int bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_notes *
             bytes += size;
         }
     }
-    if (count == 0) return 1;
-    bh_section *sections = malloc(count * sizeof *sections + bytes);
-    if (!sections) return 0;
-    object->sections = sections;
-    object->sections_in_one_block = 1;
-    unsigned char *data = (unsigned char *)(sections + count);
+    size_t path_size = strlen(path) + 1;
+    bh_object *object = malloc(sizeof *object + count * sizeof(bh_section) + bytes + path_size);
+    if (!object) return NULL;
+    memset(object, 0, sizeof *object);
+    object->references = 1;
+    object->in_one_block = 1;
+    object->sections = (bh_section *)(object + 1);
+    unsigned char *data = (unsigned char *)(object->sections + count);
+    object->path = (char *)data + bytes;
+    memcpy(object->path, path, path_size);
     for (size_t i = 0; i <= BEEHIVE_NOTE_SECTION_COUNT; i++) {
         size_t size = notes->stop[i] - notes->start[i];
         if (size == 0) continue;
-        bh_section *section = &sections[object->section_count++];
+        bh_section *section = &object->sections[object->section_count++];
         section->name = i < BEEHIVE_NOTE_SECTION_COUNT ? bh_section_names[i] : BEEHIVE_SECTION_TYPES;
         section->size = size;
         section->status = status[i];
@@ -168,7 +172,13 @@ int bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_notes *
         bh_copy_mapped(data, (const unsigned char *)notes->start[i], size);
         data += size;
     }
-    return 1;
+    if (count == 0) object->sections = NULL;
+    object->base = info->dlpi_addr;
+    object->annotated = notes->annotated;
+    object->source = BH_SOURCE_MEMORY;
+    memcpy(object->build_id, notes->build_id, notes->build_id_size);
+    object->build_id_size = notes->build_id_size;
+    return object;
 }
 
 int bh_candidate_init(bh_candidate *c, const struct dl_phdr_info *info, int is_main, const bh_memory_notes *notes) {
@@ -210,8 +220,8 @@ static void bh_read_main_path(void) {
     }
 }
 
-char *bh_display_path(const char *name, int is_main) {
-    if (!is_main) return bh_strdup(name);
+const char *bh_display_name(const char *name, int is_main) {
+    if (!is_main) return name ? name : "";
     pthread_once(&bh_main_path_once, bh_read_main_path);
-    return bh_strdup(bh_main_path);
+    return bh_main_path;
 }

@@ -64,7 +64,7 @@ typedef struct bh_object {
     size_t section_count;
     bh_section *sections;
     size_t references;                 /* private to the shim */
-    int sections_in_one_block;         /* private to the shim: the copies share the table's allocation */
+    int in_one_block;                  /* private to the shim: path, table and copies share the object's allocation */
 } bh_object;
 
 /* The annotated objects loaded at one moment, by increasing id. */

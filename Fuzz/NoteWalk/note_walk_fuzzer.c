@@ -42,8 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bh_memory_notes_read(&info, &notes);
     if (notes.build_id_size > BH_BUILD_ID_MAX) abort();
     if (notes.located) {
-        bh_object *object = bh_object_new();
-        if (object && bh_read_from_memory(&info, &notes, object)) {
+        bh_object *object = bh_read_from_memory(&info, &notes, info.dlpi_name);
+        if (object) {
             for (size_t i = 0; i < object->section_count; i++) {
                 const bh_section *section = &object->sections[i];
                 if (section->status == BH_SECTION_OK) {

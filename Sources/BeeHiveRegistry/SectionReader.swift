@@ -79,11 +79,16 @@ public enum SectionReader {
             diagnostics: diagnostics)
     }
 
-    /// The registry's own string for a section name the shim reports, so that no record makes one.
+    /// The registry's own string for a section name the shim reports, so that no record makes one. Compared
+    /// as bytes: passing a Swift string to `strcmp` made a C copy of it, an allocation per comparison.
     private static func sectionName(_ name: UnsafePointer<CChar>?) -> String {
         guard let name else { return "" }
-        for known in SectionName.all where strcmp(name, known) == 0 { return known }
-        return String(cString: name)
+        let bytes = UnsafeRawBufferPointer(start: name, count: strlen(name))
+        for var known in SectionName.all {
+            let same = known.withUTF8 { $0.count == bytes.count && memcmp($0.baseAddress!, name, bytes.count) == 0 }
+            if same { return known }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func objectProblem(_ object: bh_object) -> RegistryDiagnostic.Kind? {

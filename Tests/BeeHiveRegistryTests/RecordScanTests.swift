@@ -79,4 +79,38 @@ import Testing
             #expect(diagnostic.kind.name == "malformedRecord", "\(text.debugDescription): \(diagnostic)")
         }
     }
+
+    /// Type names are checked eight bytes at a time: names of 1 to 24 bytes from an alphabet of allowed,
+    /// refused and '.' bytes, at every place in a word (the header before them has no fixed length here, as a
+    /// service's second name shows), are accepted exactly when a byte-by-byte reading of the rule accepts them.
+    @Test func typeNamesAtEveryLengthAndPlace() {
+        let alphabet = Array("aZ09_$..-@[`{/: ~".utf8) + [0x7F, 0x01]
+        func isTypeName(_ name: [UInt8]) -> Bool {
+            name.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).allSatisfy { component in
+                !component.isEmpty && component.allSatisfy { byte in
+                    (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                        || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
+                }
+            }
+        }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var accepted = 0
+        for trial in 0..<4000 {
+            let length = 1 + trial % 24
+            // Mostly letters, so that valid names of every length occur.
+            let name = (0..<length).map { _ in next(3) == 0 ? alphabet[next(alphabet.count)] : UInt8(ascii: "a") }
+            let padding = String(repeating: "P", count: trial % 8)
+            let text = Array("beehive:1|service|S\(padding)|".utf8) + name
+            let result = split(text + [0], section: SectionName.services)
+            let expected = isTypeName(name)
+            #expect(result.records.count == (expected ? 1 : 0), "\(String(decoding: name, as: UTF8.self).debugDescription)")
+            if expected { accepted += 1 }
+        }
+        #expect(accepted > 500 && accepted < 3500)
+    }
 }
