@@ -200,6 +200,20 @@ public final class AnnotationRegistry: Sendable {
             if lhs.objectPath != rhs.objectPath { return lhs.objectPath < rhs.objectPath }
             return lhs.offset < rhs.offset
         }
+
+        /// `precedes` for the keys at two places of a buffer, reading each field where it is: passing the keys
+        /// themselves copied both, four strings to retain and release, in every comparison of the sort.
+        static func precedes(_ keys: UnsafeBufferPointer<SortKey>, _ lhs: Int, _ rhs: Int) -> Bool {
+            if keys[lhs].identity.kind != keys[rhs].identity.kind {
+                return keys[lhs].identity.kind.order < keys[rhs].identity.kind.order
+            }
+            if keys[lhs].identity.name != keys[rhs].identity.name { return keys[lhs].identity.name < keys[rhs].identity.name }
+            if keys[lhs].identity.qualifier != keys[rhs].identity.qualifier {
+                return keys[lhs].identity.qualifier < keys[rhs].identity.qualifier
+            }
+            if keys[lhs].objectPath != keys[rhs].objectPath { return keys[lhs].objectPath < keys[rhs].objectPath }
+            return keys[lhs].offset < keys[rhs].offset
+        }
     }
 
     /// Sorts indices by precomputed keys: records are large, and copying them in every comparison dominated.
@@ -210,7 +224,7 @@ public final class AnnotationRegistry: Sendable {
     /// `keys[i]` is the key of `records[i]`.
     private static func ordered(_ records: [AnnotationRecord], keys: [SortKey]) -> [AnnotationRecord] {
         let order = keys.withUnsafeBufferPointer { keys in
-            keys.indices.sorted { SortKey.precedes(keys[$0], keys[$1]) }
+            keys.indices.sorted { SortKey.precedes(keys, $0, $1) }
         }
         return order.map { records[$0] }
     }

@@ -85,6 +85,8 @@ package enum TypeReferences {
     /// linkers align and pad each contribution), so a zero hash is skipped one word at a time.
     static func read(_ bytes: UnsafeRawBufferPointer, into functions: inout [UInt64: [Function]]) {
         let entrySize = Int(BEEHIVE_TYPE_REFERENCE_SIZE)
+        // Grown once: growing it entry by entry rehashed the table again and again.
+        functions.reserveCapacity(functions.count + bytes.count / entrySize)
         var offset = 0
         while offset + 8 <= bytes.count {
             let key = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
