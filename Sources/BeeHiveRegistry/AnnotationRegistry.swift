@@ -231,6 +231,8 @@ public final class AnnotationRegistry: Sendable {
 
     /// Merges two ordered arrays.
     private static func merged(_ first: [AnnotationRecord], _ second: [AnnotationRecord]) -> [AnnotationRecord] {
+        // The first refresh: nothing to merge with, and no record to copy one by one.
+        if first.isEmpty { return second }
         var result: [AnnotationRecord] = []
         result.reserveCapacity(first.count + second.count)
         var i = first.startIndex

@@ -15,6 +15,7 @@ import Glibc
 /// The table follows the shim's set of loaded objects: it is rebuilt when the set's generation moves, so the
 /// functions of an unloaded object are never called. Entries hold pointers, relocated in memory only, so the
 /// section is read from memory and never from a file.
+@usableFromInline
 package enum TypeReferences {
     /// Writes the type into `result` and returns true when `expected` is the metatype it was written for.
     typealias Function = @convention(c) (UnsafeRawPointer, UnsafeMutableRawPointer) -> Bool
@@ -27,18 +28,31 @@ package enum TypeReferences {
     private static let table = Locked(Table())
 
     /// The type named `name`, as `T`, when a Swift macro wrote a reference for it; nil otherwise.
+    ///
+    /// Inlinable, so that each caller has it for its own `T`: called generically, each resolution looked up
+    /// the metadata of `T?` and moved the type through value witnesses, which cost more than the lookup.
+    @inlinable
     package static func resolve<T>(_ name: String, as expected: T.Type) -> T? {
-        let functions = candidates(for: name)
-        guard !functions.isEmpty else { return nil }
-        let expectedType = unsafeBitCast(expected as Any.Type, to: UnsafeRawPointer.self)
-        for function in functions {
-            let resolved: T? = withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-                guard let slot = buffer.baseAddress, function(expectedType, UnsafeMutableRawPointer(slot)) else { return nil }
-                return slot.move()
-            }
-            if let resolved { return resolved }
+        withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+            guard let slot = buffer.baseAddress,
+                resolve(name, expected: unsafeBitCast(expected as Any.Type, to: UnsafeRawPointer.self), into: UnsafeMutableRawPointer(slot))
+            else { return nil }
+            return slot.move()
         }
-        return nil
+    }
+
+    /// Writes the type named `name` into `result`, and returns true, when a reference for that name returns
+    /// it as the metatype `expected`.
+    @usableFromInline
+    package static func resolve(_ name: String, expected: UnsafeRawPointer, into result: UnsafeMutableRawPointer) -> Bool {
+        for function in candidates(for: name) where function(expected, result) { return true }
+        return false
+    }
+
+    /// Whether a Swift macro wrote a reference under `name`. Names are unique in a process, so for a service's
+    /// protocol this says the protocol exists without making its metadata.
+    package static func contains(_ name: String) -> Bool {
+        !candidates(for: name).isEmpty
     }
 
     /// How many references the loaded objects carry, for tests and tools.
