@@ -22,7 +22,14 @@ package enum TypeReferences {
 
     private struct Table {
         var generation: UInt64?
-        var functions: [UInt64: [Function]] = [:]
+        /// Every reference, ordered by hash and found by binary search: one allocation for the table, where a
+        /// dictionary of arrays made one per name, and no hashing of the hash.
+        var entries: [Entry] = []
+    }
+
+    private struct Entry {
+        let hash: UInt64
+        let function: Function
     }
 
     private static let table = Locked(Table())
@@ -45,7 +52,7 @@ package enum TypeReferences {
     /// it as the metatype `expected`.
     @usableFromInline
     package static func resolve(_ name: String, expected: UnsafeRawPointer, into result: UnsafeMutableRawPointer) -> Bool {
-        for function in candidates(for: name) where function(expected, result) { return true }
+        for entry in candidates(for: name) where entry.function(expected, result) { return true }
         return false
     }
 
@@ -57,16 +64,22 @@ package enum TypeReferences {
 
     /// How many references the loaded objects carry, for tests and tools.
     package static var count: Int {
-        refreshedTable().functions.values.reduce(0) { $0 + $1.count }
+        refreshedTable().entries.count
     }
 
-    private static func candidates(for name: String) -> [Function] {
+    /// The entries under the hash of `name`; the functions are called outside the lock.
+    private static func candidates(for name: String) -> ArraySlice<Entry> {
         let key = hash(name)
-        let generation = bh_snapshot_generation()
-        return table.withLock { table in
-            if table.generation != generation { table = build() }
-            return table.functions[key] ?? []
+        let entries = refreshedTable().entries
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].hash < key { low = middle + 1 } else { high = middle }
         }
+        var end = low
+        while end < entries.count && entries[end].hash == key { end += 1 }
+        return entries[low..<end]
     }
 
     private static func refreshedTable() -> Table {
@@ -89,18 +102,18 @@ package enum TypeReferences {
                 guard section.status == BH_SECTION_OK.rawValue, let name = section.name, let data = section.data,
                     strcmp(name, BEEHIVE_SECTION_TYPES) == 0
                 else { continue }
-                read(UnsafeRawBufferPointer(start: data, count: section.size), into: &table.functions)
+                read(UnsafeRawBufferPointer(start: data, count: section.size), into: &table.entries)
             }
         }
+        table.entries.sort { $0.hash < $1.hash }
         return table
     }
 
     /// Entries are 16 bytes: the hash, then the function. Runs of zero words are padding (sanitizers and
     /// linkers align and pad each contribution), so a zero hash is skipped one word at a time.
-    static func read(_ bytes: UnsafeRawBufferPointer, into functions: inout [UInt64: [Function]]) {
+    private static func read(_ bytes: UnsafeRawBufferPointer, into entries: inout [Entry]) {
         let entrySize = Int(BEEHIVE_TYPE_REFERENCE_SIZE)
-        // Grown once: growing it entry by entry rehashed the table again and again.
-        functions.reserveCapacity(functions.count + bytes.count / entrySize)
+        entries.reserveCapacity(entries.count + bytes.count / entrySize)
         var offset = 0
         while offset + 8 <= bytes.count {
             let key = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
@@ -111,7 +124,7 @@ package enum TypeReferences {
             guard offset + entrySize <= bytes.count else { return }
             let address = bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt.self)
             if let pointer = UnsafeRawPointer(bitPattern: address) {
-                functions[key, default: []].append(unsafeBitCast(pointer, to: Function.self))
+                entries.append(Entry(hash: key, function: unsafeBitCast(pointer, to: Function.self)))
             }
             offset += entrySize
         }
@@ -119,10 +132,14 @@ package enum TypeReferences {
 
     /// 64-bit FNV-1a of the name's UTF-8 bytes, never 0 (0 marks padding); the macros compute the same.
     package static func hash(_ name: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        var name = name
+        // Over the contiguous bytes: through the UTF-8 view, each byte went through the view's index checks.
+        return name.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+            return hash == 0 ? 1 : hash
         }
-        return hash == 0 ? 1 : hash
     }
 }
