@@ -134,7 +134,10 @@ public final class Hive: Sendable {
     /// `HiveHost.start()` runs it.
     public func validateAnnotations() -> [HiveDiagnostic] {
         var found = serviceRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
-        for (record, token) in serviceRecords.registrations {
+        // Registrations are checked in no order and only those with problems put in record order.
+        var serviceProblems: [(origin: RecordOrigin, diagnostics: [HiveDiagnostic])] = []
+        for (record, token) in serviceRecords.unorderedRegistrations {
+            var diagnostics: [HiveDiagnostic] = []
             for error in services.problems(of: token) {
                 let kind: RegistryDiagnostic.Kind =
                     switch error.kind {
@@ -144,15 +147,20 @@ public final class Hive: Sendable {
                     case .implementationNotFound(_, let implementation): .unresolvedType(name: implementation)
                     default: .malformedRecord(reason: error.description)
                     }
-                found.append(
+                diagnostics.append(
                     .registry(
                         RegistryDiagnostic(
                             kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text)))
             }
+            if !diagnostics.isEmpty { serviceProblems.append((record.origin, diagnostics)) }
         }
+        found += serviceProblems.sorted { RecordLedger<ServiceManager>.inRecordOrder($0.origin, $1.origin) }.flatMap(\.diagnostics)
         found += routeRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
         // Route handlers are resolved at their first match; resolving them here reports them at start.
-        found += routeRecords.registrations.compactMap { Router.handlerProblem(of: $0.record) }.map(HiveDiagnostic.registry)
+        let handlerProblems = routeRecords.unorderedRegistrations.keys.compactMap { record in
+            Router.handlerProblem(of: record).map { (origin: record.origin, diagnostic: $0) }
+        }
+        found += handlerProblems.sorted { RecordLedger<Router>.inRecordOrder($0.origin, $1.origin) }.map { .registry($0.diagnostic) }
         found += targetRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
         found += moduleRecords.problems.map { HiveDiagnostic.module($0.diagnostic) }
         return found

@@ -22,18 +22,18 @@ public enum ModuleOrder {
     /// `arrange` as positions in `descriptors`: the launch orders its entries by these without moving
     /// descriptors around or looking entries up by name.
     static func arrangedIndices(_ descriptors: [ModuleDescriptor]) -> (order: [Int], cycle: [String]?) {
-        // Read in place through the buffer: through the array, each comparison copied two descriptors.
+        // Compares fields read in place: passing whole descriptors copied two of them, with their sources'
+        // record origins (strings to retain and release), in every comparison of the sort.
         descriptors.withUnsafeBufferPointer { buffer in
             LaunchOrder.arrange(
                 count: buffer.count,
-                ranksBefore: { ranksBefore(buffer[$0], buffer[$1]) },
+                ranksBefore: { lhs, rhs in
+                    LaunchOrder.ranksBefore(
+                        (buffer[lhs].level, buffer[lhs].priority, buffer[lhs].name),
+                        (buffer[rhs].level, buffer[rhs].priority, buffer[rhs].name))
+                },
                 name: { buffer[$0].name },
                 dependencies: { buffer[$0].dependencies })
         }
-    }
-
-    /// Whether `lhs` goes first when dependencies do not decide.
-    static func ranksBefore(_ lhs: ModuleDescriptor, _ rhs: ModuleDescriptor) -> Bool {
-        LaunchOrder.ranksBefore((lhs.level, lhs.priority, lhs.name), (rhs.level, rhs.priority, rhs.name))
     }
 }

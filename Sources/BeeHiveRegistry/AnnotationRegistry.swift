@@ -143,36 +143,32 @@ public final class AnnotationRegistry: Sendable {
         // Objects arriving together are taken in path order, so the first of two duplicates is the same
         // whatever the link order.
         let arrivals = pending.values.sorted { ($0.object.path, $0.object.id) < ($1.object.path, $1.object.id) }
-        let arriving = arrivals.reduce(0) { $0 + $1.records.count }
-        var firstSeen: [RecordIdentity: String] = [:]
-        // Grown once: each rehash hashes every identity's strings again.
-        firstSeen.reserveCapacity(state.records.count + arriving)
-        for object in state.objects.values.sorted(by: { $0.object.path < $1.object.path }) {
-            for record in object.records where firstSeen[record.identity] == nil { firstSeen[record.identity] = object.object.path }
-        }
-        // The arrivals' sort keys are made once, for the duplicate check and for the order.
+        // The arrivals' sort keys are made once, for the order and for the duplicate check.
         var addedKeys: [SortKey] = []
-        addedKeys.reserveCapacity(arriving)
+        addedKeys.reserveCapacity(arrivals.reduce(0) { $0 + $1.records.count })
+        for arrival in arrivals {
+            for record in arrival.records { addedKeys.append(SortKey(record)) }
+            update.added += arrival.records
+        }
+        let order = Self.order(of: addedKeys)
+        let firstObjects = Self.firstObjects(order: order, keys: addedKeys, earlier: state.objects.values)
+        var index = 0
         for arrival in arrivals {
             update.diagnostics += arrival.diagnostics
             for record in arrival.records {
-                let key = SortKey(record)
-                if let first = firstSeen[key.identity] {
+                if let first = firstObjects[index] {
                     update.diagnostics.append(
                         RegistryDiagnostic(
-                            .duplicate(key.identity, firstObject: first), objectPath: key.objectPath,
+                            .duplicate(addedKeys[index].identity, firstObject: first), objectPath: addedKeys[index].objectPath,
                             section: record.origin.section, record: record.text))
-                } else {
-                    firstSeen[key.identity] = key.objectPath
                 }
-                addedKeys.append(key)
+                index += 1
             }
             state.objects[arrival.object.id] = arrival
             update.loadedObjects.append(arrival.object)
-            update.added += arrival.records
         }
         update.unloadedObjects.sort { ($0.path, $0.id) < ($1.path, $1.id) }
-        update.added = Self.ordered(update.added, keys: addedKeys)
+        update.added = order.map { update.added[$0] }
         update.removed = Self.ordered(update.removed)
         if !update.unloadedObjects.isEmpty {
             state.records = Self.ordered(state.objects.values.flatMap(\.records))
@@ -200,23 +196,64 @@ public final class AnnotationRegistry: Sendable {
             if lhs.objectPath != rhs.objectPath { return lhs.objectPath < rhs.objectPath }
             return lhs.offset < rhs.offset
         }
+
+        /// `precedes` for the keys at two places of a buffer, reading each field where it is: passing the keys
+        /// themselves copied both, four strings to retain and release, in every comparison of the sort.
+        static func precedes(_ keys: UnsafeBufferPointer<SortKey>, _ lhs: Int, _ rhs: Int) -> Bool {
+            if keys[lhs].identity.kind != keys[rhs].identity.kind {
+                return keys[lhs].identity.kind.order < keys[rhs].identity.kind.order
+            }
+            if keys[lhs].identity.name != keys[rhs].identity.name { return keys[lhs].identity.name < keys[rhs].identity.name }
+            if keys[lhs].identity.qualifier != keys[rhs].identity.qualifier {
+                return keys[lhs].identity.qualifier < keys[rhs].identity.qualifier
+            }
+            if keys[lhs].objectPath != keys[rhs].objectPath { return keys[lhs].objectPath < keys[rhs].objectPath }
+            return keys[lhs].offset < keys[rhs].offset
+        }
     }
 
     /// Sorts indices by precomputed keys: records are large, and copying them in every comparison dominated.
     private static func ordered(_ records: [AnnotationRecord]) -> [AnnotationRecord] {
-        ordered(records, keys: records.map(SortKey.init))
+        order(of: records.map(SortKey.init)).map { records[$0] }
     }
 
-    /// `keys[i]` is the key of `records[i]`.
-    private static func ordered(_ records: [AnnotationRecord], keys: [SortKey]) -> [AnnotationRecord] {
-        let order = keys.withUnsafeBufferPointer { keys in
-            keys.indices.sorted { SortKey.precedes(keys[$0], keys[$1]) }
+    /// The positions of `keys` in key order; keys that tie keep their order.
+    private static func order(of keys: [SortKey]) -> [Int] {
+        keys.withUnsafeBufferPointer { keys in
+            keys.indices.sorted { SortKey.precedes(keys, $0, $1) }
         }
-        return order.map { records[$0] }
+    }
+
+    /// For each arriving record that duplicates another, the object path of the first record declaring the
+    /// same thing: one of the `earlier` objects' (the first by path), or else the arrival that comes first.
+    ///
+    /// Arrivals that declare the same thing are neighbours in key order, in arrival order among themselves, so
+    /// they are found without hashing; only when objects were there before are identities looked up.
+    private static func firstObjects(
+        order: [Int], keys: [SortKey], earlier: Dictionary<UInt64, ObjectAnnotations>.Values
+    ) -> [String?] {
+        var firstSeen: [RecordIdentity: String] = [:]
+        for object in earlier.sorted(by: { $0.object.path < $1.object.path }) {
+            for record in object.records where firstSeen[record.identity] == nil { firstSeen[record.identity] = object.object.path }
+        }
+        var firstObjects = [String?](repeating: nil, count: keys.count)
+        var start = 0
+        while start < order.count {
+            let identity = keys[order[start]].identity
+            var end = start + 1
+            while end < order.count && keys[order[end]].identity == identity { end += 1 }
+            let before = firstSeen.isEmpty ? nil : firstSeen[identity]
+            let first = before ?? keys[order[start]].objectPath
+            for position in (before == nil ? start + 1 : start)..<end { firstObjects[order[position]] = first }
+            start = end
+        }
+        return firstObjects
     }
 
     /// Merges two ordered arrays.
     private static func merged(_ first: [AnnotationRecord], _ second: [AnnotationRecord]) -> [AnnotationRecord] {
+        // The first refresh: nothing to merge with, and no record to copy one by one.
+        if first.isEmpty { return second }
         var result: [AnnotationRecord] = []
         result.reserveCapacity(first.count + second.count)
         var i = first.startIndex

@@ -40,8 +40,9 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     public func register(_ records: [AnnotationRecord], to consumer: Consumer) -> [Consumer.Diagnostic] {
         let (waiting, fresh) = state.withLock { state in
             let known = Set(state.pending)
+            // Each lookup hashes a record's text: none is needed while nothing is registered or pending.
             let fresh = records.filter {
-                consumer.consumes($0) && (known.isEmpty || !known.contains($0)) && state.tokens[$0] == nil
+                consumer.consumes($0) && (known.isEmpty || !known.contains($0)) && (state.tokens.isEmpty || state.tokens[$0] == nil)
             }
             defer { state.pending.removeAll() }
             return (state.pending, fresh)
@@ -105,6 +106,13 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
         state.withLock { state in Self.inRecordOrder(state.tokens) }
     }
 
+    /// Every record registered, with what it became, in no order: for a caller that checks each and orders
+    /// only what it keeps (ordering all of them cost more than checking them).
+    @inlinable
+    package var unorderedRegistrations: [AnnotationRecord: Consumer.Token] {
+        state.withLock { $0.tokens }
+    }
+
     /// The entries in record order. The sort moves plain keys, not the entries, which are larger.
     @inlinable
     static func inRecordOrder<Value>(_ entries: [AnnotationRecord: Value]) -> [(AnnotationRecord, Value)] {
@@ -119,7 +127,7 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     /// section its name, so these are compared for equality first, which is cheap, rather than ordered
     /// character by character.
     @inlinable
-    static func inRecordOrder(_ left: RecordOrigin, _ right: RecordOrigin) -> Bool {
+    package static func inRecordOrder(_ left: RecordOrigin, _ right: RecordOrigin) -> Bool {
         if left.objectPath != right.objectPath { return left.objectPath < right.objectPath }
         if left.section != right.section { return left.section < right.section }
         return left.offset < right.offset

@@ -15,44 +15,71 @@ import Glibc
 /// The table follows the shim's set of loaded objects: it is rebuilt when the set's generation moves, so the
 /// functions of an unloaded object are never called. Entries hold pointers, relocated in memory only, so the
 /// section is read from memory and never from a file.
+@usableFromInline
 package enum TypeReferences {
     /// Writes the type into `result` and returns true when `expected` is the metatype it was written for.
     typealias Function = @convention(c) (UnsafeRawPointer, UnsafeMutableRawPointer) -> Bool
 
     private struct Table {
         var generation: UInt64?
-        var functions: [UInt64: [Function]] = [:]
+        /// Every reference, ordered by hash and found by binary search: one allocation for the table, where a
+        /// dictionary of arrays made one per name, and no hashing of the hash.
+        var entries: [Entry] = []
+    }
+
+    private struct Entry {
+        let hash: UInt64
+        let function: Function
     }
 
     private static let table = Locked(Table())
 
     /// The type named `name`, as `T`, when a Swift macro wrote a reference for it; nil otherwise.
+    ///
+    /// Inlinable, so that each caller has it for its own `T`: called generically, each resolution looked up
+    /// the metadata of `T?` and moved the type through value witnesses, which cost more than the lookup.
+    @inlinable
     package static func resolve<T>(_ name: String, as expected: T.Type) -> T? {
-        let functions = candidates(for: name)
-        guard !functions.isEmpty else { return nil }
-        let expectedType = unsafeBitCast(expected as Any.Type, to: UnsafeRawPointer.self)
-        for function in functions {
-            let resolved: T? = withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-                guard let slot = buffer.baseAddress, function(expectedType, UnsafeMutableRawPointer(slot)) else { return nil }
-                return slot.move()
-            }
-            if let resolved { return resolved }
+        withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+            guard let slot = buffer.baseAddress,
+                resolve(name, expected: unsafeBitCast(expected as Any.Type, to: UnsafeRawPointer.self), into: UnsafeMutableRawPointer(slot))
+            else { return nil }
+            return slot.move()
         }
-        return nil
+    }
+
+    /// Writes the type named `name` into `result`, and returns true, when a reference for that name returns
+    /// it as the metatype `expected`.
+    @usableFromInline
+    package static func resolve(_ name: String, expected: UnsafeRawPointer, into result: UnsafeMutableRawPointer) -> Bool {
+        for entry in candidates(for: name) where entry.function(expected, result) { return true }
+        return false
+    }
+
+    /// Whether a Swift macro wrote a reference under `name`. Names are unique in a process, so for a service's
+    /// protocol this says the protocol exists without making its metadata.
+    package static func contains(_ name: String) -> Bool {
+        !candidates(for: name).isEmpty
     }
 
     /// How many references the loaded objects carry, for tests and tools.
     package static var count: Int {
-        refreshedTable().functions.values.reduce(0) { $0 + $1.count }
+        refreshedTable().entries.count
     }
 
-    private static func candidates(for name: String) -> [Function] {
+    /// The entries under the hash of `name`; the functions are called outside the lock.
+    private static func candidates(for name: String) -> ArraySlice<Entry> {
         let key = hash(name)
-        let generation = bh_snapshot_generation()
-        return table.withLock { table in
-            if table.generation != generation { table = build() }
-            return table.functions[key] ?? []
+        let entries = refreshedTable().entries
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].hash < key { low = middle + 1 } else { high = middle }
         }
+        var end = low
+        while end < entries.count && entries[end].hash == key { end += 1 }
+        return entries[low..<end]
     }
 
     private static func refreshedTable() -> Table {
@@ -75,16 +102,18 @@ package enum TypeReferences {
                 guard section.status == BH_SECTION_OK.rawValue, let name = section.name, let data = section.data,
                     strcmp(name, BEEHIVE_SECTION_TYPES) == 0
                 else { continue }
-                read(UnsafeRawBufferPointer(start: data, count: section.size), into: &table.functions)
+                read(UnsafeRawBufferPointer(start: data, count: section.size), into: &table.entries)
             }
         }
+        table.entries.sort { $0.hash < $1.hash }
         return table
     }
 
     /// Entries are 16 bytes: the hash, then the function. Runs of zero words are padding (sanitizers and
     /// linkers align and pad each contribution), so a zero hash is skipped one word at a time.
-    static func read(_ bytes: UnsafeRawBufferPointer, into functions: inout [UInt64: [Function]]) {
+    private static func read(_ bytes: UnsafeRawBufferPointer, into entries: inout [Entry]) {
         let entrySize = Int(BEEHIVE_TYPE_REFERENCE_SIZE)
+        entries.reserveCapacity(entries.count + bytes.count / entrySize)
         var offset = 0
         while offset + 8 <= bytes.count {
             let key = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
@@ -95,7 +124,7 @@ package enum TypeReferences {
             guard offset + entrySize <= bytes.count else { return }
             let address = bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt.self)
             if let pointer = UnsafeRawPointer(bitPattern: address) {
-                functions[key, default: []].append(unsafeBitCast(pointer, to: Function.self))
+                entries.append(Entry(hash: key, function: unsafeBitCast(pointer, to: Function.self)))
             }
             offset += entrySize
         }
@@ -103,10 +132,14 @@ package enum TypeReferences {
 
     /// 64-bit FNV-1a of the name's UTF-8 bytes, never 0 (0 marks padding); the macros compute the same.
     package static func hash(_ name: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        var name = name
+        // Over the contiguous bytes: through the UTF-8 view, each byte went through the view's index checks.
+        return name.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+            return hash == 0 ? 1 : hash
         }
-        return hash == 0 ? 1 : hash
     }
 }

@@ -23,10 +23,21 @@ public enum TypeResolver {
     }
 
     /// The type, or the diagnostic that names the record and object it came from.
+    ///
+    /// Inlinable, so that a type a Swift macro wrote a reference for resolves in code specialized for `T`.
+    @inlinable
     public static func resolve<T>(
         _ name: String, as expected: T.Type, origin: RecordOrigin? = nil
     ) -> Result<T, RegistryDiagnostic> {
         if let referenced = TypeReferences.resolve(name, as: expected) { return .success(referenced) }
+        return resolveUnreferenced(name, as: expected, origin: origin)
+    }
+
+    /// `resolve` for a name that no Swift macro wrote a reference for.
+    @usableFromInline
+    static func resolveUnreferenced<T>(
+        _ name: String, as expected: T.Type, origin: RecordOrigin?
+    ) -> Result<T, RegistryDiagnostic> {
         if let indexed = ConformanceIndex.resolve(name, as: expected) { return .success(indexed) }
         guard let type = type(named: name) else {
             return .failure(RegistryDiagnostic(.unresolvedType(name: name), objectPath: origin?.objectPath, section: origin?.section))

@@ -61,7 +61,7 @@ final class Registration: Sendable {
         case .typeName(let name):
             let resolved = storage.withLock { storage in
                 if let known = storage.resolvedFactory { return known }
-                let result = Self.resolve(name, service: key.description).map(Self.factory(of:))
+                let result = Self.resolve(name, service: key).map(Self.factory(of:))
                 storage.resolvedFactory = result
                 return result
             }
@@ -73,12 +73,13 @@ final class Registration: Sendable {
         { resolver, arguments in try type.init(resolver: resolver, arguments: arguments) }
     }
 
-    private static func resolve(_ name: String, service: String) -> Result<any ServiceImplementation.Type, ServiceError> {
+    /// Takes the key, not its description: printing it for every resolution that succeeds cost time at start.
+    private static func resolve(_ name: String, service: ServiceKey) -> Result<any ServiceImplementation.Type, ServiceError> {
         TypeResolver.resolve(name, as: (any ServiceImplementation.Type).self).mapError { diagnostic in
             if case .unresolvedType = diagnostic.kind {
-                return ServiceError(.implementationNotFound(service: service, implementation: name))
+                return ServiceError(.implementationNotFound(service: service.description, implementation: name))
             }
-            return ServiceError(.notConstructible(service: service, implementation: name))
+            return ServiceError(.notConstructible(service: service.description, implementation: name))
         }
     }
 
