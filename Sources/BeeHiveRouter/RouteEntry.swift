@@ -2,9 +2,8 @@
 struct RouteEntry: Sendable {
     let rank: RouteRank
     let definition: RouteDefinition
-    /// Which expansion of the definition's pattern this is: its variable names are read from there, so that an
-    /// entry holds one reference.
-    let expansion: Int
+    /// The names of the expansion's variables, in path order.
+    let variableNames: [String]
 }
 
 /// The order in which matching routes are tried: higher priority first, then registration order.

@@ -61,13 +61,9 @@ struct RouteList: Sendable {
     }
 
     /// Highest priority first.
-    private var groups: [Group] = [] {
-        didSet { isEmpty = groups.isEmpty }
-    }
+    private var groups: [Group] = []
 
-    /// Kept beside `groups` rather than read from it: the walk asks every node it visits, and reading the
-    /// array's count would touch its buffer, a cache miss per node in a large table.
-    private(set) var isEmpty = true
+    var isEmpty: Bool { groups.isEmpty }
 
     /// Adds a route ranked after every route of its priority already here (ranks grow with registration).
     mutating func append(_ entry: RouteEntry) {
