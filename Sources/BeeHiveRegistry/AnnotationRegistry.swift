@@ -197,18 +197,10 @@ public final class AnnotationRegistry: Sendable {
             return lhs.offset < rhs.offset
         }
 
-        /// `precedes` for the keys at two places of a buffer, reading each field where it is: passing the keys
-        /// themselves copied both, four strings to retain and release, in every comparison of the sort.
+        /// `precedes` for the keys at two places of a buffer, borrowed where they lie rather than copied (a copy
+        /// retains and releases four strings in every comparison of the sort); the one order rule stays above.
         static func precedes(_ keys: UnsafeBufferPointer<SortKey>, _ lhs: Int, _ rhs: Int) -> Bool {
-            if keys[lhs].identity.kind != keys[rhs].identity.kind {
-                return keys[lhs].identity.kind.order < keys[rhs].identity.kind.order
-            }
-            if keys[lhs].identity.name != keys[rhs].identity.name { return keys[lhs].identity.name < keys[rhs].identity.name }
-            if keys[lhs].identity.qualifier != keys[rhs].identity.qualifier {
-                return keys[lhs].identity.qualifier < keys[rhs].identity.qualifier
-            }
-            if keys[lhs].objectPath != keys[rhs].objectPath { return keys[lhs].objectPath < keys[rhs].objectPath }
-            return keys[lhs].offset < keys[rhs].offset
+            precedes(keys[lhs], keys[rhs])
         }
     }
 
