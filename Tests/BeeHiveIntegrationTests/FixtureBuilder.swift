@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 /// Builds the fixture packages under Tests/Fixtures with SwiftPM, the way a user's package is built, and runs
-/// what they produce. Each (fixture, configuration, linker) is built once per test run; builds are serialised
-/// because two SwiftPM builds of one package cannot share a build folder, and the machine has few cores.
+/// what they produce. Each (fixture, configuration, linker) is built once per test run, into a build folder of its
+/// own. At most two builds run at once: a release build spends minutes in whole-module optimisation on one core,
+/// and the machine has two.
 enum FixtureBuilder {
     enum Configuration: String, Sendable, CaseIterable { case debug, release }
     enum Linker: String, Sendable, CaseIterable { case gold, lld }
@@ -39,25 +40,45 @@ enum FixtureBuilder {
         let sanitizer: Sanitizer?
     }
 
-    private static let builds = Mutex<[Key: Result<Build, Failure>]>([:])
-    private static let buildLock = Mutex(())
+    /// One build's outcome; its lock is held while it builds, so a second test asking for it waits for the first.
+    private final class Slot: Sendable {
+        let result = Mutex<Result<Build, Failure>?>(nil)
+    }
+
+    private static let slots = Mutex<[Key: Slot]>([:])
+    private static let concurrentBuilds = 2
+    private static let buildPermits = DispatchSemaphore(value: concurrentBuilds)
+    /// Taken while waiting for every permit, so that two exclusive callers cannot each hold one and wait forever.
+    private static let exclusiveLock = Mutex(())
 
     static func build(
         _ fixture: String, _ configuration: Configuration = .debug, linker: Linker = .gold, sanitizer: Sanitizer? = nil
     ) throws -> Build {
         let key = Key(fixture: fixture, configuration: configuration, linker: linker, sanitizer: sanitizer)
-        return try buildLock.withLock { _ in
-            if let done = builds.withLock({ $0[key] }) { return try done.get() }
-            let result = Result { () throws(Failure) -> Build in try runBuild(key) }
-            builds.withLock { $0[key] = result }
-            return try result.get()
+        let slot = slots.withLock { slots in
+            if let slot = slots[key] { return slot }
+            let slot = Slot()
+            slots[key] = slot
+            return slot
+        }
+        return try slot.result.withLock { result in
+            if let result { return try result.get() }
+            buildPermits.wait()
+            defer { buildPermits.signal() }
+            let built = Result { () throws(Failure) -> Build in try runBuild(key) }
+            result = built
+            return try built.get()
         }
     }
 
     /// Runs `body` while no fixture builds: for tests that build a package of their own (`scripts/demo` builds
-    /// Examples/ShopApp), since the machine's few cores take one SwiftPM build at a time.
+    /// Examples/ShopApp): a third build beside two would only slow all three on the machine's two cores.
     static func withoutConcurrentBuilds<Result: Sendable>(_ body: () throws -> Result) throws -> Result {
-        try buildLock.withLock { _ in try body() }
+        try exclusiveLock.withLock { _ in
+            for _ in 0..<concurrentBuilds { buildPermits.wait() }
+            defer { for _ in 0..<concurrentBuilds { buildPermits.signal() } }
+            return try body()
+        }
     }
 
     private static func runBuild(_ key: Key) throws(Failure) -> Build {
