@@ -2,12 +2,15 @@
 /// was read. Values are decoded only when asked for, by reading the text again; every pattern component but `*`
 /// matches exactly one URL component, so the pattern says which components its variables and its wildcard took.
 ///
+/// It keeps the route's ``RouteTemplate``, not its definition: the definition holds the handler, and a handler
+/// that stores its parameters would then keep itself alive.
+///
 /// A value of four words with two references, not an object: making one allocates nothing and moving it through
 /// the routing call copies little, so a handler that declines, or accepts, without looking pays for no value.
 struct MatchedURL: Sendable {
     /// The URL, as routed.
     let text: String
-    let definition: RouteDefinition
+    let template: RouteTemplate
     /// Which expansion of the definition's pattern matched.
     private let expansion: Int32
     private let plusAsSpace: Bool
@@ -18,7 +21,7 @@ struct MatchedURL: Sendable {
     /// deferred plugin changed the configuration is matched as it was read, and must be read again that way.
     init(_ url: borrowing RouteURL, entry: RouteEntry, plusAsSpace: Bool) {
         text = url.text
-        definition = entry.definition
+        template = entry.definition.template
         expansion = Int32(truncatingIfNeeded: entry.expansion)
         self.plusAsSpace = plusAsSpace
         treatsHostAsPathComponent = url.treatsHostAsPathComponent
@@ -26,11 +29,11 @@ struct MatchedURL: Sendable {
     }
 
     /// The scheme of the route's table, or ``RouteParameters/globalScheme``.
-    var scheme: String { definition.scheme ?? RouteParameters.globalScheme }
+    var scheme: String { template.scheme ?? RouteParameters.globalScheme }
 
     /// The value of a route variable, else of the query items with this name (every value when repeated).
     func value(forKey key: String) -> RouteParameters.Value? {
-        let segments = definition.pattern.expansions[Int(expansion)].segments
+        let segments = template.pattern.expansions[Int(expansion)].segments
         return withURL { url in
             if let position = segments.firstIndex(of: .variable(key)) {
                 return .string(url.value(of: url.components[position], plusAsSpace: plusAsSpace))
@@ -50,7 +53,7 @@ struct MatchedURL: Sendable {
 
     /// Every value, merged as JLRoutes merges them: query items, then route variables over them.
     var values: [String: RouteParameters.Value] {
-        let segments = definition.pattern.expansions[Int(expansion)].segments
+        let segments = template.pattern.expansions[Int(expansion)].segments
         return withURL { url in
             var values: [String: RouteParameters.Value] = [:]
             url.forEachQueryItem(plusAsSpace: plusAsSpace) { name, value in RouteParameters.append(value, forKey: name, to: &values) }
@@ -64,7 +67,7 @@ struct MatchedURL: Sendable {
 
     /// What the `*` matched; nil when the route has none.
     var wildcardComponents: [String]? {
-        let matched = definition.pattern.expansions[Int(expansion)]
+        let matched = template.pattern.expansions[Int(expansion)]
         guard matched.hasWildcard else { return nil }
         return withURL { url in
             url.components[(matched.segments.count - 1)...].map { url.value(of: $0, plusAsSpace: plusAsSpace) }

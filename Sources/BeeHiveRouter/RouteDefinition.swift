@@ -2,9 +2,8 @@
 /// that share this definition.
 final class RouteDefinition: Sendable {
     let id: RouteID
-    let pattern: RoutePattern
-    /// nil for the global table.
-    let scheme: String?
+    /// The pattern and the scheme, apart from the handler: what the parameters of a match keep.
+    let template: RouteTemplate
     let priority: Int
     let handler: Router.Handler
     /// The rank order of the first expansion; expansion `i` has `firstOrder + i`.
@@ -17,14 +16,17 @@ final class RouteDefinition: Sendable {
         handlerDescription: String, origin: String
     ) {
         self.id = id
-        self.pattern = pattern
-        self.scheme = scheme
+        template = RouteTemplate(pattern: pattern, scheme: scheme)
         self.priority = priority
         self.firstOrder = firstOrder
         self.handler = handler
         self.handlerDescription = handlerDescription
         self.origin = origin
     }
+
+    var pattern: RoutePattern { template.pattern }
+    /// nil for the global table.
+    var scheme: String? { template.scheme }
 
     func rank(ofExpansion offset: Int) -> RouteRank {
         RouteRank(priority: priority, order: firstOrder + UInt64(offset))

@@ -116,7 +116,7 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
     private func reservedValue(_ key: String) -> Value? {
         guard let matched else { return storage.isEmpty ? nil : storage[key] }
         switch key {
-        case ReservedKey.pattern: return .string(matched.definition.pattern.text)
+        case ReservedKey.pattern: return .string(matched.template.pattern.text)
         case ReservedKey.url: return .string(matched.text)
         case ReservedKey.scheme: return .string(matched.scheme)
         default: return matched.wildcardComponents.map(Value.strings)
@@ -173,7 +173,7 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
     private var mergedStorage: [String: Value] {
         guard let matched else { return storage }
         var merged = matched.values.merging(storage) { _, stored in stored }
-        merged[ReservedKey.pattern] = .string(matched.definition.pattern.text)
+        merged[ReservedKey.pattern] = .string(matched.template.pattern.text)
         merged[ReservedKey.url] = .string(matched.text)
         merged[ReservedKey.scheme] = .string(matched.scheme)
         merged[ReservedKey.wildcardComponents] = matched.wildcardComponents.map(Value.strings)
