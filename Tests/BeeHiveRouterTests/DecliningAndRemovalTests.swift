@@ -168,6 +168,31 @@ import Testing
         #expect(releasedRecorder == nil)
     }
 
+    /// The same for what routing returns and the route listing: an app that keeps the last result, or the table,
+    /// in an object its handler captures.
+    @Test func resultsAndListingsAHandlerKeepsDoNotKeepItsRouteAlive() throws {
+        final class Keeper: Sendable {
+            let result = Mutex<RouteResult?>(nil)
+            let listing = Mutex<[RouteDescriptor]>([])
+        }
+        let router = Router()
+        weak var removedKeeper: Keeper?
+        do {
+            let keeper = Keeper()
+            removedKeeper = keeper
+            let id = try router.addRoute("/user/:id") { parameters in
+                keeper.listing.withLock { $0 = [] }
+                return parameters["id"] == "7"
+            }
+            let result = try router.route("/user/7")
+            #expect(result.match?.route.pattern.text == "/user/:id")
+            keeper.result.withLock { $0 = result }
+            keeper.listing.withLock { $0 = router.routes() }
+            #expect(router.removeRoute(id))
+        }
+        #expect(removedKeeper == nil)
+    }
+
     @Test func parametersReadFromTheURLOnDemandBehaveLikeStoredOnes() throws {
         let router = Router()
         let seen = Mutex<[RouteParameters]>([])
