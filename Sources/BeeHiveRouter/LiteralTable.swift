@@ -1,13 +1,34 @@
 /// The literal children of a trie node, keyed by the UTF-8 bytes of their text.
 ///
-/// A lookup hashes the URL component's bytes where they lie (FNV-1a) and compares bytes: no `String`, no
-/// `Hasher`, no allocation. Open addressing with linear probing, kept at most half full; removal shifts the
-/// following entries back instead of leaving tombstones, so lookups never slow down as routes come and go.
+/// A lookup hashes the URL component's bytes where they lie, eight at a time, and compares them: no `String`, no
+/// `Hasher`, no allocation. A key's first 16 bytes are stored in its entry, so a key that short, which path
+/// components mostly are, is compared as two words without following a pointer to its bytes. Open addressing
+/// with linear probing, kept at most half full; removal shifts the following entries back instead of leaving
+/// tombstones, so lookups never slow down as routes come and go.
 struct LiteralTable: Sendable {
     private struct Entry: Sendable {
         let hash: UInt64
+        /// The key's first 16 bytes, zero-padded.
+        let head: Head
         let key: [UInt8]
         let child: Int32
+    }
+
+    /// Up to 16 bytes of a key, zero-padded, with the key's length.
+    private struct Head: Equatable, Sendable {
+        let low: UInt64
+        let high: UInt64
+        let count: Int
+
+        @inline(__always)
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            low = LiteralTable.word(bytes, at: 0)
+            high = LiteralTable.word(bytes, at: 8)
+            count = bytes.count
+        }
+
+        /// Whether the head is the whole key.
+        var isShort: Bool { count <= 16 }
     }
 
     private var entries: [Entry] = []
@@ -17,7 +38,7 @@ struct LiteralTable: Sendable {
     var isEmpty: Bool { entries.isEmpty }
 
     func child(for key: UnsafeBufferPointer<UInt8>) -> Int32? {
-        guard let slot = slot(of: key, hash: Self.hash(key)) else { return nil }
+        guard let slot = slot(of: key) else { return nil }
         return entries[Int(slots[slot])].child
     }
 
@@ -30,7 +51,10 @@ struct LiteralTable: Sendable {
     mutating func insert(_ key: String, child: Int32) {
         if (entries.count + 1) * 2 > slots.count { grow() }
         let bytes = Array(key.utf8)
-        let entry = Entry(hash: Self.hash(bytes), key: bytes, child: child)
+        let entry = bytes.withUnsafeBufferPointer { buffer in
+            let head = Head(buffer)
+            return Entry(hash: Self.hash(buffer, head: head), head: head, key: bytes, child: child)
+        }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: entry.hash) & mask
         while slots[slot] >= 0 { slot = (slot + 1) & mask }
@@ -40,8 +64,7 @@ struct LiteralTable: Sendable {
 
     mutating func remove(_ key: String) {
         var key = key
-        let hash = key.withUTF8 { Self.hash($0) }
-        guard var hole = key.withUTF8({ slot(of: $0, hash: hash) }) else { return }
+        guard var hole = key.withUTF8({ slot(of: $0) }) else { return }
         let removed = Int(slots[hole])
         let mask = slots.count - 1
         slots[hole] = -1
@@ -61,15 +84,17 @@ struct LiteralTable: Sendable {
         let last = entries.count - 1
         if removed != last {
             let moved = entries[last]
-            let movedSlot = moved.key.withUnsafeBufferPointer { slot(of: $0, hash: moved.hash) }!
+            let movedSlot = moved.key.withUnsafeBufferPointer { slot(of: $0) }!
             slots[movedSlot] = Int32(removed)
             entries[removed] = moved
         }
         entries.removeLast()
     }
 
-    private func slot(of key: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
+    private func slot(of key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !slots.isEmpty else { return nil }
+        let head = Head(key)
+        let hash = Self.hash(key, head: head)
         return slots.withUnsafeBufferPointer { slots in
             entries.withUnsafeBufferPointer { entries in
                 let mask = slots.count - 1
@@ -77,8 +102,9 @@ struct LiteralTable: Sendable {
                 while true {
                     let index = slots[slot]
                     if index < 0 { return nil }
-                    if entries[Int(index)].hash == hash
-                        && entries[Int(index)].key.withUnsafeBufferPointer({ $0.elementsEqual(key) })
+                    let entry = entries.baseAddress! + Int(index)
+                    if entry.pointee.hash == hash && entry.pointee.head == head
+                        && (head.isShort || entry.pointee.key.withUnsafeBufferPointer({ $0.elementsEqual(key) }))
                     {
                         return slot
                     }
@@ -99,12 +125,44 @@ struct LiteralTable: Sendable {
         }
     }
 
-    private static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    /// The eight bytes at `offset`, zero-padded past the end, read in at most three loads: keys are read where
+    /// they lie, and reading past their end could cross into an unmapped page.
+    @inline(__always)
+    private static func word(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt64 {
+        let available = bytes.count - offset
+        guard available > 0 else { return 0 }
+        let base = UnsafeRawPointer(bytes.baseAddress! + offset)
+        if available >= 8 { return UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) }
+        var word: UInt64 = 0
+        var index = 0
+        if available >= 4 {
+            word = UInt64(UInt32(littleEndian: base.loadUnaligned(as: UInt32.self)))
+            index = 4
         }
-        // FNV's low bits mix poorly; fold the high bits in, since the slot is taken from the low ones.
+        if available - index >= 2 {
+            word |= UInt64(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt16.self))) << (8 * index)
+            index += 2
+        }
+        if available > index { word |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << (8 * index) }
+        return word
+    }
+
+    /// The head's two words, then the rest of a longer key a word at a time, each mixed in by a multiply and a
+    /// shift (SplitMix64's finalizer); the length first, so that keys differing only in trailing zero bytes
+    /// differ.
+    @inline(__always)
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, head: Head) -> UInt64 {
+        var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+        hash = (hash ^ head.low) &* 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 31
+        hash = (hash ^ head.high) &* 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 31
+        var offset = 16
+        while offset < bytes.count {
+            hash = (hash ^ word(bytes, at: offset)) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 31
+            offset += 8
+        }
         return hash ^ (hash >> 29)
     }
 }

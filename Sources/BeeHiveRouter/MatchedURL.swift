@@ -1,95 +1,82 @@
-/// What a match read from its URL, kept as byte ranges of the URL's text and decoded only when a value is asked
-/// for: a handler that declines without looking costs one allocation (this object), not a dictionary and a
-/// string per value. Only the captured components and the query ranges are kept, not the whole parsed URL, so
-/// making one copies a few words rather than every component.
-final class MatchedURL: Sendable {
-    private typealias Component = RouteURL.Component
-
-    private let text: String
-    private let query: Range<Int>?
-    private let fragmentQuery: Range<Int>?
-    /// The matched expansion's variables, in path order.
-    private let variableNames: [String]
+/// What a match read from its URL, as little as says it all: the URL's text, the matched route and how the URL
+/// was read. Values are decoded only when asked for, by reading the text again; every pattern component but `*`
+/// matches exactly one URL component, so the pattern says which components its variables and its wildcard took.
+///
+/// It keeps the route's ``RouteTemplate``, not its definition: the definition holds the handler, and a handler
+/// that stores its parameters would then keep itself alive.
+///
+/// A value of four words with two references, not an object: making one allocates nothing and moving it through
+/// the routing call copies little, so a handler that declines, or accepts, without looking pays for no value.
+struct MatchedURL: Sendable {
+    /// The URL, as routed.
+    let text: String
+    let template: RouteTemplate
+    /// Which expansion of the definition's pattern matched.
+    private let expansion: Int32
     private let plusAsSpace: Bool
-    /// The component each variable captured: inline when there are at most eight, else all spilled.
-    private let inlineCaptures: (Component, Component, Component, Component, Component, Component, Component, Component)
-    private let spilledCaptures: [Component]
-    /// What the `*` matched; nil when the route has none.
-    private let wildcard: [Component]?
+    private let treatsHostAsPathComponent: Bool
+    private let readsLikeJLRoutes: Bool
 
-    init(
-        _ url: borrowing RouteURL, variableNames: [String], captures: UnsafeBufferPointer<Int>, wildcardStart: Int?,
-        plusAsSpace: Bool
-    ) {
+    /// The reading flags are the URL's own, not the router's current configuration: a URL read before a
+    /// deferred plugin changed the configuration is matched as it was read, and must be read again that way.
+    init(_ url: borrowing RouteURL, entry: RouteEntry, plusAsSpace: Bool) {
         text = url.text
-        query = url.query
-        fragmentQuery = url.fragmentQuery
-        self.variableNames = variableNames
+        template = entry.definition.template
+        expansion = Int32(truncatingIfNeeded: entry.expansion)
         self.plusAsSpace = plusAsSpace
-        // Components are read one by one from the borrowed URL: a local copy of them moved about 200 bytes.
-        inlineCaptures = (
-            Self.capture(0, captures, url), Self.capture(1, captures, url), Self.capture(2, captures, url),
-            Self.capture(3, captures, url), Self.capture(4, captures, url), Self.capture(5, captures, url),
-            Self.capture(6, captures, url), Self.capture(7, captures, url)
-        )
-        if captures.count > 8 || wildcardStart != nil {
-            let components = url.components
-            spilledCaptures = captures.count > 8 ? captures.map { components[$0] } : []
-            wildcard = wildcardStart.map { Array(components[$0...]) }
-        } else {
-            spilledCaptures = []
-            wildcard = nil
-        }
+        treatsHostAsPathComponent = url.treatsHostAsPathComponent
+        readsLikeJLRoutes = url.readsLikeJLRoutes
     }
 
-    private static func capture(_ position: Int, _ captures: UnsafeBufferPointer<Int>, _ url: borrowing RouteURL) -> Component {
-        guard position < captures.count else {
-            return Component(start: 0, end: 0, isFragmentMarker: false, hasEscape: false, hasPlus: false)
-        }
-        return url.components[captures[position]]
-    }
+    /// The scheme of the route's table, or ``RouteParameters/globalScheme``.
+    var scheme: String { template.scheme ?? RouteParameters.globalScheme }
 
     /// The value of a route variable, else of the query items with this name (every value when repeated).
     func value(forKey key: String) -> RouteParameters.Value? {
-        if let position = variableNames.firstIndex(of: key) { return .string(variable(at: position)) }
-        guard query != nil || fragmentQuery != nil else { return nil }
-        var values: [String] = []
-        forEachQueryItem { name, value in
-            if name == key { values.append(value) }
-        }
-        switch values.count {
-        case 0: return nil
-        case 1: return .string(values[0])
-        default: return .strings(values)
+        let segments = template.pattern.expansions[Int(expansion)].segments
+        return withURL { url in
+            if let position = segments.firstIndex(of: .variable(key)) {
+                return .string(url.value(of: url.components[position], plusAsSpace: plusAsSpace))
+            }
+            guard url.query != nil || url.fragmentQuery != nil else { return nil }
+            var values: [String] = []
+            url.forEachQueryItem(plusAsSpace: plusAsSpace) { name, value in
+                if name == key { values.append(value) }
+            }
+            switch values.count {
+            case 0: return nil
+            case 1: return .string(values[0])
+            default: return .strings(values)
+            }
         }
     }
 
     /// Every value, merged as JLRoutes merges them: query items, then route variables over them.
     var values: [String: RouteParameters.Value] {
-        var values: [String: RouteParameters.Value] = [:]
-        forEachQueryItem { name, value in RouteParameters.append(value, forKey: name, to: &values) }
-        for (position, name) in variableNames.enumerated() { values[name] = .string(variable(at: position)) }
-        return values
+        let segments = template.pattern.expansions[Int(expansion)].segments
+        return withURL { url in
+            var values: [String: RouteParameters.Value] = [:]
+            url.forEachQueryItem(plusAsSpace: plusAsSpace) { name, value in RouteParameters.append(value, forKey: name, to: &values) }
+            for (position, segment) in segments.enumerated() {
+                guard case .variable(let name) = segment else { continue }
+                values[name] = .string(url.value(of: url.components[position], plusAsSpace: plusAsSpace))
+            }
+            return values
+        }
     }
 
     /// What the `*` matched; nil when the route has none.
     var wildcardComponents: [String]? {
-        wildcard?.map { RouteURL.value(of: $0, in: text, plusAsSpace: plusAsSpace) }
-    }
-
-    private func forEachQueryItem(_ body: (_ name: String, _ value: String) -> Void) {
-        RouteURL.forEachQueryItem(in: text, query: query, fragmentQuery: fragmentQuery, plusAsSpace: plusAsSpace, body)
-    }
-
-    private func variable(at position: Int) -> String {
-        let component: Component
-        if spilledCaptures.isEmpty {
-            component = withUnsafeBytes(of: inlineCaptures) {
-                $0.load(fromByteOffset: position * MemoryLayout<Component>.stride, as: Component.self)
-            }
-        } else {
-            component = spilledCaptures[position]
+        let matched = template.pattern.expansions[Int(expansion)]
+        guard matched.hasWildcard else { return nil }
+        return withURL { url in
+            url.components[(matched.segments.count - 1)...].map { url.value(of: $0, plusAsSpace: plusAsSpace) }
         }
-        return RouteURL.value(of: component, in: text, plusAsSpace: plusAsSpace)
+    }
+
+    /// Reads the text as the router read it, so the components and query are the ones the route matched.
+    private func withURL<Result>(_ body: (borrowing RouteURL) -> Result) -> Result {
+        let url = RouteURL(text, treatsHostAsPathComponent: treatsHostAsPathComponent, readsLikeJLRoutes: readsLikeJLRoutes)
+        return body(url)
     }
 }

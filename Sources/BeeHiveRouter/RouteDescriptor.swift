@@ -1,30 +1,31 @@
 /// A registered route as the router reports it.
 ///
 /// It refers to the router's own record of the route, so that handing one out with every match costs one
-/// retain rather than a copy of each field.
+/// retain rather than a copy of each field; that record leaves out the handler, so a descriptor kept by an object
+/// the handler captures does not keep the handler alive.
 public struct RouteDescriptor: Sendable, Hashable, CustomStringConvertible {
-    private let definition: RouteDefinition
+    private let template: RouteTemplate
 
-    init(_ definition: RouteDefinition) {
-        self.definition = definition
+    init(_ template: RouteTemplate) {
+        self.template = template
     }
 
-    public var id: RouteID { definition.id }
-    public var pattern: RoutePattern { definition.pattern }
+    public var id: RouteID { template.id }
+    public var pattern: RoutePattern { template.pattern }
     /// nil for the global table.
-    public var scheme: String? { definition.scheme }
-    public var priority: Int { definition.priority }
+    public var scheme: String? { template.scheme }
+    public var priority: Int { template.priority }
     /// What handles the route: a closure, a ``RouteHandler`` type or the `Decodable` type a typed handler
     /// receives, by name.
-    public var handler: String { definition.handlerDescription }
+    public var handler: String { template.handlerDescription }
     /// Where the route was registered: `file:line` of the `addRoute` call, or the annotation record's object.
-    public var origin: String { definition.origin }
+    public var origin: String { template.origin }
 
     /// `handler` of a route whose handler is a closure, which has no type name.
     package static let closureHandler = "closure"
 
     public static func == (lhs: RouteDescriptor, rhs: RouteDescriptor) -> Bool {
-        lhs.definition === rhs.definition
+        lhs.template === rhs.template
             || (lhs.id == rhs.id && lhs.pattern == rhs.pattern && lhs.scheme == rhs.scheme && lhs.priority == rhs.priority
                 && lhs.handler == rhs.handler && lhs.origin == rhs.origin)
     }

@@ -2,8 +2,9 @@
 struct RouteEntry: Sendable {
     let rank: RouteRank
     let definition: RouteDefinition
-    /// The names of the expansion's variables, in path order.
-    let variableNames: [String]
+    /// Which expansion of the definition's pattern this is: its variable names are read from there, so that an
+    /// entry holds one reference.
+    let expansion: Int
 }
 
 /// The order in which matching routes are tried: higher priority first, then registration order.

@@ -61,9 +61,13 @@ struct RouteList: Sendable {
     }
 
     /// Highest priority first.
-    private var groups: [Group] = []
+    private var groups: [Group] = [] {
+        didSet { isEmpty = groups.isEmpty }
+    }
 
-    var isEmpty: Bool { groups.isEmpty }
+    /// Kept beside `groups` rather than read from it: the walk asks every node it visits, and reading the
+    /// array's count would touch its buffer, a cache miss per node in a large table.
+    private(set) var isEmpty = true
 
     /// Adds a route ranked after every route of its priority already here (ranks grow with registration).
     mutating func append(_ entry: RouteEntry) {

@@ -65,21 +65,24 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
     /// The value of ``ReservedKey/scheme`` for routes of the global table.
     public static let globalScheme = "BeeHiveGlobalRoutesScheme"
 
-    /// Every value but the reserved ones and the match's, which live in their own fields so that a match
-    /// builds no dictionary at all. Values here (the caller's, or set later) beat the match's.
-    private(set) var storage: [String: Value]
-    /// The match's route variables, query items and wildcard, decoded when asked for. Any change to the
-    /// parameters first merges them into `storage`.
+    /// The values set by the caller or later, reserved keys included: a reserved key set here holds a string
+    /// (a list of strings for the wildcard components). While `matched` is set, its reserved values win over
+    /// these and its route variables and query items lose to them.
+    private var storage: [String: Value]
+    /// The match's reserved values, route variables, query items and wildcard, decoded when asked for. Any change
+    /// to the parameters first merges them into `storage`. Held inline, so that a match allocates nothing.
     private var matched: MatchedURL?
-    public private(set) var pattern: String?
-    public private(set) var url: String?
+
+    /// The pattern of the matched route, as registered.
+    public var pattern: String? { reservedValue(ReservedKey.pattern)?.string }
+    /// The URL that was routed, as given.
+    public var url: String? { reservedValue(ReservedKey.url)?.string }
     /// The scheme of the matched route's table, or ``globalScheme``.
-    public private(set) var scheme: String?
-    private var storedWildcardComponents: [String]?
+    public var scheme: String? { reservedValue(ReservedKey.scheme)?.string }
 
     /// What a `*` matched; nil when the route has no wildcard.
     public var wildcardComponents: [String]? {
-        matched?.wildcardComponents ?? storedWildcardComponents
+        reservedValue(ReservedKey.wildcardComponents)?.strings
     }
 
     public init() {
@@ -104,11 +107,19 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
 
     public func value(forKey key: String) -> Value? {
         switch key {
-        case ReservedKey.pattern: pattern.map(Value.string)
-        case ReservedKey.url: url.map(Value.string)
-        case ReservedKey.scheme: scheme.map(Value.string)
-        case ReservedKey.wildcardComponents: wildcardComponents.map(Value.strings)
+        case ReservedKey.pattern, ReservedKey.url, ReservedKey.scheme, ReservedKey.wildcardComponents: reservedValue(key)
         default: (storage.isEmpty ? nil : storage[key]) ?? matched?.value(forKey: key)
+        }
+    }
+
+    /// A reserved key's value: the match's while there is one, else the stored one.
+    private func reservedValue(_ key: String) -> Value? {
+        guard let matched else { return storage.isEmpty ? nil : storage[key] }
+        switch key {
+        case ReservedKey.pattern: return .string(matched.template.pattern.text)
+        case ReservedKey.url: return .string(matched.text)
+        case ReservedKey.scheme: return .string(matched.scheme)
+        default: return matched.wildcardComponents.map(Value.strings)
         }
     }
 
@@ -127,10 +138,8 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
     public mutating func setValue(_ value: Value?, forKey key: String) {
         mergeMatchedValues()
         switch key {
-        case ReservedKey.pattern: pattern = value?.string
-        case ReservedKey.url: url = value?.string
-        case ReservedKey.scheme: scheme = value?.string
-        case ReservedKey.wildcardComponents: storedWildcardComponents = value?.strings
+        case ReservedKey.pattern, ReservedKey.url, ReservedKey.scheme: storage[key] = value?.string.map(Value.string)
+        case ReservedKey.wildcardComponents: storage[key] = value.map { .strings($0.strings) }
         default: storage[key] = value
         }
     }
@@ -154,54 +163,36 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The parameters of a match when the caller passed none.
-    init(matched: MatchedURL?, pattern: String, url: String, scheme: String) {
-        storage = Dictionary()
+    /// Adds a match to the caller's values: the values read from the URL and the reserved keys.
+    mutating func setMatch(_ matched: MatchedURL) {
         self.matched = matched
-        self.pattern = pattern
-        self.url = url
-        self.scheme = scheme
     }
 
-    /// Sets what a match adds to the caller's values: the values read from the URL and the reserved keys.
-    mutating func setMatch(_ matched: MatchedURL?, pattern: String, url: String, scheme: String) {
-        self.matched = matched
-        self.pattern = pattern
-        self.url = url
-        self.scheme = scheme
-        storedWildcardComponents = nil
-    }
-
-    /// The stored values over the match's.
+    /// Every value, reserved ones included: the stored values over the match's variables and query items, and
+    /// the match's reserved values over everything.
     private var mergedStorage: [String: Value] {
         guard let matched else { return storage }
-        return matched.values.merging(storage) { _, stored in stored }
+        var merged = matched.values.merging(storage) { _, stored in stored }
+        merged[ReservedKey.pattern] = .string(matched.template.pattern.text)
+        merged[ReservedKey.url] = .string(matched.text)
+        merged[ReservedKey.scheme] = .string(matched.scheme)
+        merged[ReservedKey.wildcardComponents] = matched.wildcardComponents.map(Value.strings)
+        return merged
     }
 
     private mutating func mergeMatchedValues() {
-        guard let matched else { return }
+        guard matched != nil else { return }
         storage = mergedStorage
-        storedWildcardComponents = matched.wildcardComponents
-        self.matched = nil
+        matched = nil
     }
 
     /// How many keys hold a value, reserved keys included.
-    public var count: Int {
-        mergedStorage.count + (pattern == nil ? 0 : 1) + (url == nil ? 0 : 1) + (scheme == nil ? 0 : 1)
-            + (wildcardComponents == nil ? 0 : 1)
-    }
+    public var count: Int { mergedStorage.count }
 
     public var isEmpty: Bool { count == 0 }
 
     /// Every key that holds a value, reserved keys included, in no particular order.
-    public var keys: [String] {
-        var keys = Array(mergedStorage.keys)
-        if pattern != nil { keys.append(ReservedKey.pattern) }
-        if url != nil { keys.append(ReservedKey.url) }
-        if scheme != nil { keys.append(ReservedKey.scheme) }
-        if wildcardComponents != nil { keys.append(ReservedKey.wildcardComponents) }
-        return keys
-    }
+    public var keys: [String] { Array(mergedStorage.keys) }
 
     public func contains(_ key: String) -> Bool { value(forKey: key) != nil }
 

@@ -10,7 +10,7 @@ struct RouteTable: Sendable {
     mutating func add(_ definition: RouteDefinition) {
         definitions[definition.id] = definition
         for (offset, expansion) in definition.pattern.expansions.enumerated() {
-            let entry = RouteEntry(rank: definition.rank(ofExpansion: offset), definition: definition, variableNames: expansion.variableNames)
+            let entry = RouteEntry(rank: definition.rank(ofExpansion: offset), definition: definition, expansion: offset)
             trie.insert(entry, expansion: expansion)
         }
     }

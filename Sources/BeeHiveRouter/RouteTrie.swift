@@ -103,81 +103,61 @@ struct RouteTrie: Sendable {
         }
     }
 
-    /// Calls `body` with the URL and every route that fits it, best ranked first, with the index of the URL component
-    /// each of its variables captured and the first component its wildcard matched, until `body` returns a
-    /// result; returns that result, or nil when every route was declined. The URL is handed to `body` rather
-    /// than captured by it, since a closure's captures are copies.
+    /// Calls `body` with the URL and every route that fits it, best ranked first, until `body` returns a result;
+    /// returns that result, or nil when every route was declined. The URL is handed to `body` rather than
+    /// captured by it, since a closure's captures are copies.
+    ///
+    /// Nothing about the URL is recorded for a route: every pattern component but `*` matches exactly one URL
+    /// component, so the pattern alone says which components its variables and its wildcard took.
     ///
     /// One walk collects the route lists that fit (each already in rank order); a heap merges them, so the
     /// routes come out in rank order without sorting them all, and stopping early skips the rest. A URL that one
     /// list fits, the common case, allocates nothing here.
     func firstCandidate<Result>(
-        _ url: borrowing RouteURL,
-        _ body: (_ url: borrowing RouteURL, _ entry: RouteEntry, _ captures: UnsafeBufferPointer<Int>, _ wildcardStart: Int?) -> Result?
+        _ url: borrowing RouteURL, _ body: (_ url: borrowing RouteURL, _ entry: RouteEntry) -> Result?
     ) -> Result? {
-        let count = url.components.count
-        return Self.withScratch(of: Int.self, capacity: count + 1) { firstCaptures -> Result? in
-            var first: Hit?
-            var hits: [Hit] = []
-            var pool: [Int] = []
-            walk(url) { node, isWildcard, captures, wildcardStart in
-                guard let head = first else {
-                    first = Hit(
-                        node: node, isWildcard: isWildcard, captureStart: 0, captureCount: captures.count, wildcardStart: wildcardStart)
-                    if let base = captures.baseAddress { firstCaptures.update(from: base, count: captures.count) }
-                    return
-                }
-                if hits.isEmpty {
-                    hits.append(head)
-                    pool.append(contentsOf: UnsafeBufferPointer(start: firstCaptures, count: head.captureCount))
-                }
-                hits.append(
-                    Hit(
-                        node: node, isWildcard: isWildcard, captureStart: pool.count, captureCount: captures.count,
-                        wildcardStart: wildcardStart))
-                pool.append(contentsOf: captures)
+        var first: Hit?
+        var hits: [Hit] = []
+        walk(url) { node, isWildcard in
+            let hit = Hit(node: node, isWildcard: isWildcard)
+            guard let head = first else {
+                first = hit
+                return
             }
-            guard let only = first else { return nil }
-            return nodes.withUnsafeBufferPointer { nodes -> Result? in
-                let nodes = nodes.baseAddress!
-                if hits.isEmpty {
-                    let captures = UnsafeBufferPointer(start: firstCaptures, count: only.captureCount)
-                    let node = nodes + Int(only.node)
-                    var position = RouteList.Position()
-                    while let entry = node.pointee.next(wildcard: only.isWildcard, from: &position) {
-                        if let result = body(url, entry, captures, only.wildcardStart) { return result }
-                    }
-                    return nil
+            if hits.isEmpty { hits.append(head) }
+            hits.append(hit)
+        }
+        guard let only = first else { return nil }
+        return nodes.withUnsafeBufferPointer { nodes -> Result? in
+            let nodes = nodes.baseAddress!
+            if hits.isEmpty {
+                let node = nodes + Int(only.node)
+                var position = RouteList.Position()
+                while let entry = node.pointee.next(wildcard: only.isWildcard, from: &position) {
+                    if let result = body(url, entry) { return result }
                 }
-                return pool.withUnsafeBufferPointer { pool -> Result? in
-                    var heap = CandidateHeap(hits, nodes: nodes)
-                    while let next = heap.popFirst() {
-                        let (entry, hit) = next
-                        let captures = UnsafeBufferPointer(rebasing: pool[hit.captureStart..<(hit.captureStart + hit.captureCount)])
-                        if let result = body(url, entry, captures, hit.wildcardStart) { return result }
-                    }
-                    return nil
-                }
+                return nil
             }
+            var heap = CandidateHeap(hits, nodes: nodes)
+            while let entry = heap.popFirst() {
+                if let result = body(url, entry) { return result }
+            }
+            return nil
         }
     }
 
     /// Whether some route fits the URL.
     func matches(_ url: borrowing RouteURL) -> Bool {
         var found = false
-        walk(url) { _, _, _, _ in found = true }
+        walk(url) { _, _ in found = true }
         return found
     }
 
-    /// A route list the walk found, with what the variables on the way to it captured.
+    /// A route list the walk found.
     private struct Hit {
         /// The node whose routes, or wildcard routes, fit: an index, so that keeping it retains nothing.
         let node: Int32
         let isWildcard: Bool
-        /// Where its capture indices start in the pool (or in the first hit's scratch memory).
-        let captureStart: Int
-        let captureCount: Int
-        let wildcardStart: Int?
     }
 
     /// The next entry of each hit, best ranked on top. The heap holds hit indices and compares copied ranks, so
@@ -211,8 +191,8 @@ struct RouteTrie: Sendable {
             for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
         }
 
-        /// The best ranked entry left, with its hit; its list's next entry takes its place.
-        mutating func popFirst() -> (RouteEntry, Hit)? {
+        /// The best ranked entry left; its list's next entry takes its place.
+        mutating func popFirst() -> RouteEntry? {
             guard let top = heap.first, let entry = entries[top] else { return nil }
             let hit = hits[top]
             if let next = nodes[Int(hit.node)].next(wildcard: hit.isWildcard, from: &positions[top]) {
@@ -221,11 +201,11 @@ struct RouteTrie: Sendable {
             } else {
                 entries[top] = nil
                 let last = heap.removeLast()
-                if heap.isEmpty { return (entry, hit) }
+                if heap.isEmpty { return entry }
                 heap[0] = last
             }
             siftDown(0)
-            return (entry, hit)
+            return entry
         }
 
         private mutating func siftDown(_ start: Int) {
@@ -242,75 +222,60 @@ struct RouteTrie: Sendable {
         }
     }
 
-    /// One step of the walk: a node to visit with the URL component it faces. A step reached through a variable
-    /// edge records that it captured the previous component when it is taken off the stack, since a sibling
-    /// explored earlier may have written that slot.
+    /// One step of the walk: a node to visit with the URL component it faces.
     private struct Step {
         var node: Int32
         var index: Int32
-        var captured: Int32
-        var viaVariable: Bool
     }
 
     /// Visits every node the URL reaches (a literal child and the variable child at each depth, the fragment
     /// child at the fragment marker) and calls `visit` with each node whose route list fits: the wildcard routes of
     /// every node on the way and the routes of the nodes where the URL ends. An explicit stack, at most two steps
     /// per URL component, replaces recursion, so a URL of any depth is walked in constant call-stack space. The
-    /// walk allocates nothing for URLs of up to 128 components unless a component needs percent-decoding.
-    private func walk(
-        _ url: borrowing RouteURL,
-        _ visit: (_ node: Int32, _ isWildcard: Bool, _ captures: UnsafeBufferPointer<Int>, _ wildcardStart: Int?) -> Void
-    ) {
+    /// walk allocates nothing for URLs of up to 63 components unless a component needs percent-decoding.
+    private func walk(_ url: borrowing RouteURL, _ visit: (_ node: Int32, _ isWildcard: Bool) -> Void) {
         let count = url.components.count
         url.withBytes { bytes in
             url.components.withUnsafeBufferPointer { components in
                 nodes.withUnsafeBufferPointer { nodes in
-                    Self.withScratch(of: Int.self, capacity: count + 1) { captures in
-                        Self.withScratch(of: Step.self, capacity: 2 * count + 2) { stack in
-                            var depth = 1
-                            stack[0] = Step(node: 0, index: 0, captured: 0, viaVariable: false)
-                            while depth > 0 {
-                                depth -= 1
-                                let step = stack[depth]
-                                let index = Int(step.index)
-                                let captured = Int(step.captured)
-                                if step.viaVariable { captures[captured - 1] = index - 1 }
-                                // Through a pointer, so reading a node's fields retains nothing.
-                                let node = nodes.baseAddress! + Int(step.node)
-                                if !node.pointee.wildcardRoutes.isEmpty {
-                                    visit(step.node, true, UnsafeBufferPointer(start: captures, count: captured), index)
-                                }
-                                guard index < count else {
-                                    if !node.pointee.routes.isEmpty {
-                                        visit(step.node, false, UnsafeBufferPointer(start: captures, count: captured), nil)
-                                    }
-                                    continue
-                                }
-                                let component = components[index]
-                                if component.isFragmentMarker {
-                                    let fragment = node.pointee.fragment
-                                    if fragment >= 0 {
-                                        stack[depth] = Step(node: fragment, index: step.index + 1, captured: step.captured, viaVariable: false)
-                                        depth += 1
-                                    }
-                                    continue
-                                }
-                                let variable = node.pointee.variable
-                                if variable >= 0 {
-                                    stack[depth] = Step(node: variable, index: step.index + 1, captured: step.captured + 1, viaVariable: true)
+                    Self.withScratch(of: Step.self, capacity: 2 * count + 2) { stack in
+                        var depth = 1
+                        stack[0] = Step(node: 0, index: 0)
+                        while depth > 0 {
+                            depth -= 1
+                            let step = stack[depth]
+                            let index = Int(step.index)
+                            // Through a pointer, so reading a node's fields retains nothing.
+                            let node = nodes.baseAddress! + Int(step.node)
+                            if !node.pointee.wildcardRoutes.isEmpty { visit(step.node, true) }
+                            guard index < count else {
+                                if !node.pointee.routes.isEmpty { visit(step.node, false) }
+                                continue
+                            }
+                            let component = components[index]
+                            if component.isFragmentMarker {
+                                let fragment = node.pointee.fragment
+                                if fragment >= 0 {
+                                    stack[depth] = Step(node: fragment, index: step.index + 1)
                                     depth += 1
                                 }
-                                if !node.pointee.literals.isEmpty {
-                                    // Literals are stored decoded, so a component with escapes is decoded first.
-                                    let raw = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
-                                    let child =
-                                        component.hasEscape
-                                        ? node.pointee.literals.child(for: PercentDecoding.decode(raw, plusAsSpace: false))
-                                        : node.pointee.literals.child(for: raw)
-                                    if let child {
-                                        stack[depth] = Step(node: child, index: step.index + 1, captured: step.captured, viaVariable: false)
-                                        depth += 1
-                                    }
+                                continue
+                            }
+                            let variable = node.pointee.variable
+                            if variable >= 0 {
+                                stack[depth] = Step(node: variable, index: step.index + 1)
+                                depth += 1
+                            }
+                            if !node.pointee.literals.isEmpty {
+                                // Literals are stored decoded, so a component with escapes is decoded first.
+                                let raw = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
+                                let child =
+                                    component.hasEscape
+                                    ? node.pointee.literals.child(for: PercentDecoding.decode(raw, plusAsSpace: false))
+                                    : node.pointee.literals.child(for: raw)
+                                if let child {
+                                    stack[depth] = Step(node: child, index: step.index + 1)
+                                    depth += 1
                                 }
                             }
                         }

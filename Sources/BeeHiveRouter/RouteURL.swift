@@ -39,11 +39,17 @@ struct RouteURL: ~Copyable {
     private(set) var query: Range<Int>?
     /// The query inside the fragment (`#/view?x=1` or `#x=1&y=2`).
     private(set) var fragmentQuery: Range<Int>?
+    /// How the text was read, so that reading it again (``MatchedURL``) gives these components whatever the
+    /// router's configuration has become since.
+    let treatsHostAsPathComponent: Bool
+    let readsLikeJLRoutes: Bool
 
     init(_ text: String, treatsHostAsPathComponent: Bool, readsLikeJLRoutes: Bool = false) {
         var text = text
         text.makeContiguousUTF8()
         self.text = text
+        self.treatsHostAsPathComponent = treatsHostAsPathComponent
+        self.readsLikeJLRoutes = readsLikeJLRoutes
         // Parsed straight into the stored properties: building the inline components elsewhere and moving them in
         // copied about 200 bytes per URL.
         Self.withBytes(of: text) { bytes in
@@ -74,13 +80,8 @@ struct RouteURL: ~Copyable {
 
     /// A component's value: percent-decoded, with `+` as a space when asked; `#` for the fragment marker.
     func value(of component: Component, plusAsSpace: Bool) -> String {
-        Self.value(of: component, in: text, plusAsSpace: plusAsSpace)
-    }
-
-    /// The same, for a component of `text` kept apart from its URL (``MatchedURL``).
-    static func value(of component: Component, in text: String, plusAsSpace: Bool) -> String {
         if component.isFragmentMarker { return "#" }
-        return withBytes(of: text) { bytes in
+        return withBytes { bytes in
             let slice = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
             guard component.hasEscape || (plusAsSpace && component.hasPlus) else {
                 return String(decoding: slice, as: UTF8.self)
@@ -92,15 +93,7 @@ struct RouteURL: ~Copyable {
     /// Every `name=value` pair of the query and of the fragment's query, in order, decoded. Items without `=`
     /// carry nothing and are skipped; an empty name (`?=v`) is kept, as in JLRoutes.
     func forEachQueryItem(plusAsSpace: Bool, _ body: (_ name: String, _ value: String) -> Void) {
-        Self.forEachQueryItem(in: text, query: query, fragmentQuery: fragmentQuery, plusAsSpace: plusAsSpace, body)
-    }
-
-    /// The same, for query ranges of `text` kept apart from its URL (``MatchedURL``).
-    static func forEachQueryItem(
-        in text: String, query: Range<Int>?, fragmentQuery: Range<Int>?, plusAsSpace: Bool,
-        _ body: (_ name: String, _ value: String) -> Void
-    ) {
-        withBytes(of: text) { bytes in
+        withBytes { bytes in
             func items(in range: Range<Int>) {
                 var itemStart = range.lowerBound
                 for index in range.lowerBound...range.upperBound where index == range.upperBound || bytes[index] == UInt8(ascii: "&") {

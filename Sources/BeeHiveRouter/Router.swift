@@ -464,9 +464,12 @@ public final class Router: Sendable {
     private static func resolve(
         _ url: borrowing RouteURL, in trie: borrowing RouteTrie, caller: RouteParameters?, runningHandlers: Bool, plusAsSpace: Bool
     ) -> RouteMatch? {
-        trie.firstCandidate(url) { url, entry, captures, wildcardStart in
-            let parameters = parameters(
-                for: entry, captures: captures, wildcardStart: wildcardStart, in: url, caller: caller, plusAsSpace: plusAsSpace)
+        trie.firstCandidate(url) { url, entry in
+            // JLRoutes' merge order: query parameters, then route variables, then the caller's values, then the
+            // reserved keys, each overriding the previous. All but the caller's stay in the URL and the route
+            // until a handler reads them.
+            var parameters = caller ?? RouteParameters()
+            parameters.setMatch(MatchedURL(url, entry: entry, plusAsSpace: plusAsSpace))
             guard !runningHandlers || entry.definition.handler(parameters) else { return nil }
             return RouteMatch(route: entry.definition.descriptor, parameters: parameters)
         }
@@ -478,28 +481,6 @@ public final class Router: Sendable {
     /// reports a race. Passing through the lock orders them in a way it sees, for one uncontended lock.
     private func endReading() {
         state.withLock { _ in }
-    }
-
-    /// JLRoutes' merge order: query parameters, then route variables, then the caller's values, then the
-    /// reserved keys, each overriding the previous. The first two stay in the URL until a handler reads them.
-    private static func parameters(
-        for entry: RouteEntry, captures: UnsafeBufferPointer<Int>, wildcardStart: Int?, in url: borrowing RouteURL,
-        caller: RouteParameters?, plusAsSpace: Bool
-    ) -> RouteParameters {
-        let readsURL = !captures.isEmpty || wildcardStart != nil || url.query != nil || url.fragmentQuery != nil
-        let definition = entry.definition
-        let matched =
-            readsURL
-            ? MatchedURL(url, variableNames: entry.variableNames, captures: captures, wildcardStart: wildcardStart, plusAsSpace: plusAsSpace)
-            : nil
-        let scheme = definition.scheme ?? RouteParameters.globalScheme
-        if let caller {
-            var parameters = caller
-            parameters.setMatch(matched, pattern: definition.pattern.text, url: url.text, scheme: scheme)
-            return parameters
-        }
-        // Made whole when the caller passed nothing, the common case: no empty parameters copied and overwritten.
-        return RouteParameters(matched: matched, pattern: definition.pattern.text, url: url.text, scheme: scheme)
     }
 
     private static func request(

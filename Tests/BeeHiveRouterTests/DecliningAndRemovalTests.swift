@@ -135,6 +135,64 @@ import Testing
         #expect(router.routes().map(\.priority) == [2, 1])
     }
 
+    /// Parameters keep the route's pattern, not its handler: a handler that stores the parameters it receives in
+    /// an object it captures (any app keeping its last request) is freed with its route, whether the route is
+    /// removed or the router released.
+    @Test func parametersAHandlerStoresDoNotKeepItsRouteAlive() throws {
+        let router = Router()
+        weak var removedRecorder: Recorder?
+        do {
+            let recorder = Recorder()
+            removedRecorder = recorder
+            let id = try router.addRoute("/user/:id", handler: recorder.handler)
+            #expect(try router.route("/user/7?tab=a").isHandled)
+            #expect(recorder.last?["id"] == "7")
+            #expect(recorder.last?.pattern == "/user/:id")
+            #expect(router.removeRoute(id))
+        }
+        #expect(removedRecorder == nil)
+
+        weak var releasedRouter: Router?
+        weak var releasedRecorder: Recorder?
+        do {
+            let other = Router()
+            let recorder = Recorder()
+            releasedRouter = other
+            releasedRecorder = recorder
+            try other.addRoute("/item/*", scheme: "shop", handler: recorder.handler)
+            #expect(try other.route("shop://item/a/b").isHandled)
+            #expect(recorder.last?.wildcardComponents == ["a", "b"])
+            #expect(recorder.last?.scheme == "shop")
+        }
+        #expect(releasedRouter == nil)
+        #expect(releasedRecorder == nil)
+    }
+
+    /// The same for what routing returns and the route listing: an app that keeps the last result, or the table,
+    /// in an object its handler captures.
+    @Test func resultsAndListingsAHandlerKeepsDoNotKeepItsRouteAlive() throws {
+        final class Keeper: Sendable {
+            let result = Mutex<RouteResult?>(nil)
+            let listing = Mutex<[RouteDescriptor]>([])
+        }
+        let router = Router()
+        weak var removedKeeper: Keeper?
+        do {
+            let keeper = Keeper()
+            removedKeeper = keeper
+            let id = try router.addRoute("/user/:id") { parameters in
+                keeper.listing.withLock { $0 = [] }
+                return parameters["id"] == "7"
+            }
+            let result = try router.route("/user/7")
+            #expect(result.match?.route.pattern.text == "/user/:id")
+            keeper.result.withLock { $0 = result }
+            keeper.listing.withLock { $0 = router.routes() }
+            #expect(router.removeRoute(id))
+        }
+        #expect(removedKeeper == nil)
+    }
+
     @Test func parametersReadFromTheURLOnDemandBehaveLikeStoredOnes() throws {
         let router = Router()
         let seen = Mutex<[RouteParameters]>([])

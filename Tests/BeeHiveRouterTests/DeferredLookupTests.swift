@@ -32,6 +32,27 @@ import Testing
         #expect(try !router.route("/other").isHandled)
     }
 
+    /// The URL is matched as it was read before the plugin loaded, and its values are read again the same way,
+    /// although the plugin changed how the router reads URLs: read the new way, the host is no component and
+    /// every value would shift by one.
+    @Test func aPluginThatChangesTheConfigurationLeavesTheMatchAsRead() throws {
+        let router = Router(configuration: RouterConfiguration(alwaysTreatsHostAsPathComponent: true))
+        router.deferred.withLock {
+            $0 = DeferredLookup(
+                declares: { _ in true },
+                provide: { [weak router] _ throws(DeferredPluginError) in
+                    _ = try? router?.addRoute("/:host/:id/*")
+                    router?.configuration = RouterConfiguration(alwaysTreatsHostAsPathComponent: false)
+                    return true
+                })
+        }
+        let parameters = try #require(try router.route("app://late.example.com/7/w").match?.parameters)
+        #expect(parameters["host"] == "late.example.com")
+        #expect(parameters["id"] == "7")
+        #expect(parameters.wildcardComponents == ["w"])
+        #expect(router.match("app://late.example.com/7/w")?.parameters["host"] == "7")
+    }
+
     @Test func aRouteWhosePluginCannotLoadIsATypedError() {
         let router = Router()
         router.deferred.withLock {

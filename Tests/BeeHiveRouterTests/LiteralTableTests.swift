@@ -33,6 +33,23 @@ import Testing
         table.remove("absent")
         #expect(table.isEmpty)
     }
+
+    /// Keys up to 16 bytes are compared by their inline head, longer ones by their bytes too: keys that share a
+    /// head, or differ only past it or by a trailing NUL, stay apart.
+    @Test func keysAroundTheInlineLengthStayApart() {
+        let prefix = String(repeating: "p", count: 16)
+        let keys = ["", "a", "a\u{0}", "\u{0}", "abcdefgh", "abcdefgh\u{0}", prefix, prefix + "x", prefix + "y", prefix + "xy", "café/%20", "ñ"]
+        var table = LiteralTable()
+        for (index, key) in keys.enumerated() { table.insert(key, child: Int32(index)) }
+        for (index, key) in keys.enumerated() { #expect(table.child(for: key) == Int32(index), "\(key.debugDescription)") }
+        #expect(table.child(for: prefix + "z") == nil)
+        #expect(table.child(for: String(prefix.dropLast())) == nil)
+        #expect(table.child(for: "abcdefg") == nil)
+        table.remove(prefix + "x")
+        #expect(table.child(for: prefix + "x") == nil)
+        #expect(table.child(for: prefix + "xy") == Int32(9))
+        #expect(table.child(for: prefix + "y") == Int32(8))
+    }
 }
 
 /// A seeded generator, so that the removal order is the same on every run.

@@ -122,6 +122,48 @@ import Testing
         #expect(match.url == "app://user/7?id=9&BeeHiveRoutePattern=evil")
     }
 
+    /// Values are read from the URL when asked for, the way the router read it when it matched: a configuration
+    /// changed since does not move them.
+    @Test func parametersAreReadAsTheURLWasWhenItMatched() throws {
+        let router = Router(configuration: RouterConfiguration(alwaysTreatsHostAsPathComponent: true, readsURLsLikeJLRoutes: true))
+        try router.addRoute("/example.com/:id/*")
+        try router.addRoute("/:host/v/:x")
+        let match = try #require(router.match("app://example.com/42/a+b/c?q=1"))
+        let glued = try #require(router.match("app://h/v/x#top"))
+        router.configuration = RouterConfiguration(decodesPlusSymbols: false)
+        #expect(match.parameters["id"] == "42")
+        #expect(match.parameters.wildcardComponents == ["a b", "c"])
+        #expect(match.parameters["q"] == "1")
+        #expect(glued.parameters["host"] == "h")
+        #expect(glued.parameters["x"] == "x#top")
+        #expect(glued.parameters.wildcardComponents == nil)
+        #expect(router.match("app://h/v/x#top")?.parameters["x"] == "x")
+    }
+
+    /// A caller's value under a reserved key never survives a match, not even the wildcard of a route that has
+    /// none, and changing the parameters keeps the match's.
+    @Test func reservedKeysOfTheCallerYieldToTheMatch() throws {
+        let router = Router()
+        try router.addRoute("/plain/:id")
+        let reserved = RouteParameters.ReservedKey.self
+        var parameters = try #require(
+            try router.route(
+                "/plain/7", parameters: [reserved.wildcardComponents: ["w"], reserved.url: "caller", "extra": 1]
+            ).match?.parameters)
+        #expect(parameters.wildcardComponents == nil)
+        #expect(parameters.url == "/plain/7")
+        #expect(Set(parameters.keys) == [reserved.pattern, reserved.url, reserved.scheme, "id", "extra"])
+        parameters.setValue(.string("8"), forKey: "id")
+        #expect(parameters["id"] == "8")
+        #expect(parameters.url == "/plain/7")
+        #expect(parameters.pattern == "/plain/:id")
+        #expect(parameters.wildcardComponents == nil)
+        #expect(parameters.value(forKey: "extra", as: Int.self) == 1)
+        #expect(parameters.count == 5)
+        parameters.setValue(.string("mine"), forKey: reserved.url)
+        #expect(parameters.url == "mine")
+    }
+
     @Test func variablesNeverCaptureEmptyComponents() throws {
         let harness = Harness()
         try harness.add("/user/:id")
