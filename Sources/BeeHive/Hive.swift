@@ -157,7 +157,7 @@ public final class Hive: Sendable {
         found += serviceProblems.sorted { RecordLedger<ServiceManager>.inRecordOrder($0.origin, $1.origin) }.flatMap(\.diagnostics)
         found += routeRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
         // Route handlers are resolved at their first match; resolving them here reports them at start.
-        let handlerProblems = routeRecords.unorderedRegistrations.keys.compactMap { record in
+        let handlerProblems = routeRecords.unorderedRegistrations.compactMap { record, _ in
             Router.handlerProblem(of: record).map { (origin: record.origin, diagnostic: $0) }
         }
         found += handlerProblems.sorted { RecordLedger<Router>.inRecordOrder($0.origin, $1.origin) }.map { .registry($0.diagnostic) }

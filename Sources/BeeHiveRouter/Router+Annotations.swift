@@ -72,8 +72,8 @@ extension Router: RecordConsumer {
                     [route.pattern], scheme: route.scheme, priority: route.priority,
                     handler: { parameters in
                         switch handlerType.resolved {
-                        case .success(let type): return type.init().handle(parameters)
-                        case .failure(let diagnostic):
+                        case .handler(let type): return type.init().handle(parameters)
+                        case .unusable(let diagnostic):
                             logger.error("route handler not usable: \(diagnostic)")
                             return false
                         }
@@ -91,19 +91,31 @@ extension Router: RecordConsumer {
 /// The handler type a route record names, resolved at the route's first match and kept: registering a route
 /// costs no name lookup or conformance scan, and a route never matched costs none at all.
 private final class AnnotatedHandlerType: Sendable {
+    /// What the name resolved to. Not a `Result`: making the lock's metadata for that generic type looks up
+    /// `RegistryDiagnostic: Error` at run time, one scan of every conformance record in the process, at the
+    /// first route registered.
+    enum Resolution {
+        case handler(any RouteHandler.Type)
+        case unusable(RegistryDiagnostic)
+    }
+
     private let name: String
     private let record: AnnotationRecord
-    private let cache = Locked<Result<any RouteHandler.Type, RegistryDiagnostic>?>(nil)
+    private let cache = Locked<Resolution?>(nil)
 
     init(name: String, record: AnnotationRecord) {
         self.name = name
         self.record = record
     }
 
-    var resolved: Result<any RouteHandler.Type, RegistryDiagnostic> {
+    var resolved: Resolution {
         if let known = cache.withLock({ $0 }) { return known }
         // Resolved outside the lock; two first matches racing resolve the same name to the same answer.
-        let found = Router.handlerType(named: name, by: record)
+        let found: Resolution
+        switch Router.handlerType(named: name, by: record) {
+        case .success(let type): found = .handler(type)
+        case .failure(let diagnostic): found = .unusable(diagnostic)
+        }
         cache.withLock { $0 = found }
         return found
     }
