@@ -66,7 +66,7 @@ public final class Hive: Sendable {
         var retiredPlugins: [UInt: FileStamp] = [:]
         var diagnostics: BoundedHistory<HiveDiagnostic>
         /// The objects the managers have been given, and the sequence number of the next registry diagnostic.
-        var delivered: [UInt64: ObjectAnnotations] = [:]
+        var delivered = ObjectTable<ObjectAnnotations>()
         var registryCursor = 0
     }
 
@@ -294,8 +294,9 @@ public final class Hive: Sendable {
         let change = state.withLock { state in
             var removed: [AnnotationRecord] = []
             var added: [AnnotationRecord] = []
-            let currentIDs = Set(current.map(\.object.id))
-            for (id, gone) in state.delivered.sorted(by: { $0.key < $1.key }) where !currentIDs.contains(id) {
+            var currentIDs = ObjectTable<Void>()
+            for object in current { currentIDs[object.object.id] = () }
+            for (id, gone) in state.delivered.entries where currentIDs[id] == nil {
                 state.delivered[id] = nil
                 removed += gone.records
             }

@@ -11,13 +11,13 @@ public final class AnnotationRegistry: Sendable {
     public static let shared = AnnotationRegistry(source: LoadedObjectsSource())
 
     private struct State {
-        var objects: [UInt64: ObjectAnnotations] = [:]
+        var objects = ObjectTable<ObjectAnnotations>()
         /// Every record of `objects`, in the order `records` promises; rebuilt when objects come or go.
         var records: [AnnotationRecord] = []
         var diagnostics: BoundedHistory<RegistryDiagnostic>
         /// Objects whose records were retired while the loader kept them mapped (Swift libraries stay mapped
         /// after dlclose); they come back with `reinstateObjects(atPath:)`.
-        var retired: [UInt64: ObjectAnnotations] = [:]
+        var retired = ObjectTable<ObjectAnnotations>()
     }
 
     private let source: any AnnotationSource
@@ -60,7 +60,7 @@ public final class AnnotationRegistry: Sendable {
     public func retireObjects(atPath path: String) -> RegistryUpdate {
         state.withLock { state in
             var update = RegistryUpdate()
-            for (id, object) in state.objects where object.object.path == path {
+            for (id, object) in state.objects.entries where object.object.path == path {
                 state.objects[id] = nil
                 state.retired[id] = object
                 update.unloadedObjects.append(object.object)
@@ -79,7 +79,7 @@ public final class AnnotationRegistry: Sendable {
     public func reinstateObjects(atPath path: String) -> RegistryUpdate {
         state.withLock { state in
             var update = RegistryUpdate()
-            for (id, object) in state.retired where object.object.path == path {
+            for (id, object) in state.retired.entries where object.object.path == path {
                 state.retired[id] = nil
                 state.objects[id] = object
                 update.loadedObjects.append(object.object)
@@ -127,15 +127,15 @@ public final class AnnotationRegistry: Sendable {
         var update = RegistryUpdate()
         if events.isEmpty { return update }
         // Events are folded in order: an object loaded and unloaded again within one batch never arrives.
-        var pending: [UInt64: ObjectAnnotations] = [:]
+        var pending = ObjectTable<ObjectAnnotations>()
         for event in events {
             switch event {
             case .loaded(let annotations):
                 pending[annotations.object.id] = annotations
             case .unloaded(let object):
                 state.retired[object.id] = nil
-                if pending.removeValue(forKey: object.id) != nil { continue }
-                guard let gone = state.objects.removeValue(forKey: object.id) else { continue }
+                if pending.removeValue(forID: object.id) != nil { continue }
+                guard let gone = state.objects.removeValue(forID: object.id) else { continue }
                 update.unloadedObjects.append(gone.object)
                 update.removed += gone.records
             }
@@ -222,7 +222,7 @@ public final class AnnotationRegistry: Sendable {
     /// Arrivals that declare the same thing are neighbours in key order, in arrival order among themselves, so
     /// they are found without hashing; only when objects were there before are identities looked up.
     private static func firstObjects(
-        order: [Int], keys: [SortKey], earlier: Dictionary<UInt64, ObjectAnnotations>.Values
+        order: [Int], keys: [SortKey], earlier: [ObjectAnnotations]
     ) -> [String?] {
         var firstSeen: [RecordIdentity: String] = [:]
         for object in earlier.sorted(by: { $0.object.path < $1.object.path }) {
