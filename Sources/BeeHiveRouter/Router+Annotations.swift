@@ -42,18 +42,23 @@ extension Router: RecordConsumer {
     /// to ``RouteHandler``), naming the record and its object file; nil when it can, or when the record is not
     /// a route. Resolves the name without instantiating anything.
     package static func handlerProblem(of record: AnnotationRecord) -> RegistryDiagnostic? {
-        guard case .route(let route) = record.payload, case .failure(let problem) = handlerType(named: route.typeName, by: record) else {
+        guard case .route(let route) = record.payload, case .unusable(let problem) = handlerType(named: route.typeName, by: record) else {
             return nil
         }
         return problem
     }
 
-    fileprivate static func handlerType(
-        named name: String, by record: AnnotationRecord
-    ) -> Result<any RouteHandler.Type, RegistryDiagnostic> {
-        TypeResolver.resolve(name, as: (any RouteHandler.Type).self).mapError { diagnostic in
-            RegistryDiagnostic(
-                diagnostic.kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text)
+    /// The resolution switched on in place: mapped to another `Result`, its copies needed that generic type's
+    /// metadata, and with it a run-time lookup of `RegistryDiagnostic: Error` (a scan of every conformance
+    /// record of the process) at the first match.
+    fileprivate static func handlerType(named name: String, by record: AnnotationRecord) -> AnnotatedHandlerType.Resolution {
+        switch TypeResolver.resolve(name, as: (any RouteHandler.Type).self) {
+        case .success(let type):
+            return .handler(type)
+        case .failure(let diagnostic):
+            return .unusable(
+                RegistryDiagnostic(
+                    diagnostic.kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text))
         }
     }
 
@@ -111,11 +116,7 @@ private final class AnnotatedHandlerType: Sendable {
     var resolved: Resolution {
         if let known = cache.withLock({ $0 }) { return known }
         // Resolved outside the lock; two first matches racing resolve the same name to the same answer.
-        let found: Resolution
-        switch Router.handlerType(named: name, by: record) {
-        case .success(let type): found = .handler(type)
-        case .failure(let diagnostic): found = .unusable(diagnostic)
-        }
+        let found = Router.handlerType(named: name, by: record)
         cache.withLock { $0 = found }
         return found
     }
