@@ -66,7 +66,7 @@ public final class Hive: Sendable {
         var retiredPlugins: [UInt: FileStamp] = [:]
         var diagnostics: BoundedHistory<HiveDiagnostic>
         /// The objects the managers have been given, and the sequence number of the next registry diagnostic.
-        var delivered: [UInt64: ObjectAnnotations] = [:]
+        var delivered = ObjectTable<ObjectAnnotations>()
         var registryCursor = 0
     }
 
@@ -157,7 +157,7 @@ public final class Hive: Sendable {
         found += serviceProblems.sorted { RecordLedger<ServiceManager>.inRecordOrder($0.origin, $1.origin) }.flatMap(\.diagnostics)
         found += routeRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
         // Route handlers are resolved at their first match; resolving them here reports them at start.
-        let handlerProblems = routeRecords.unorderedRegistrations.keys.compactMap { record in
+        let handlerProblems = routeRecords.unorderedRegistrations.compactMap { record, _ in
             Router.handlerProblem(of: record).map { (origin: record.origin, diagnostic: $0) }
         }
         found += handlerProblems.sorted { RecordLedger<Router>.inRecordOrder($0.origin, $1.origin) }.map { .registry($0.diagnostic) }
@@ -294,8 +294,9 @@ public final class Hive: Sendable {
         let change = state.withLock { state in
             var removed: [AnnotationRecord] = []
             var added: [AnnotationRecord] = []
-            let currentIDs = Set(current.map(\.object.id))
-            for (id, gone) in state.delivered.sorted(by: { $0.key < $1.key }) where !currentIDs.contains(id) {
+            var currentIDs = ObjectTable<Void>()
+            for object in current { currentIDs[object.object.id] = () }
+            for (id, gone) in state.delivered.entries where currentIDs[id] == nil {
                 state.delivered[id] = nil
                 removed += gone.records
             }

@@ -14,7 +14,7 @@ public protocol AnnotationSource: Sendable {
 public final class LoadedObjectsSource: AnnotationSource {
     private struct Seen {
         var generation: UInt64?
-        var objects: [UInt64: LoadedObject] = [:]
+        var objects = ObjectTable<LoadedObject>()
     }
 
     private let seen = Locked(Seen())
@@ -29,21 +29,21 @@ public final class LoadedObjectsSource: AnnotationSource {
             let generation = snapshot.pointee.generation
             if seen.generation == generation { return [] }
             seen.generation = generation
-            var current = Set<UInt64>()
+            var current = ObjectTable<Void>()
             var loaded: [ObjectEvent] = []
             for index in 0..<snapshot.pointee.count {
                 guard let object = snapshot.pointee.objects[index] else { continue }
                 let id = object.pointee.id
-                current.insert(id)
+                current[id] = ()
                 if seen.objects[id] == nil {
                     let annotations = SectionReader.annotations(of: object)
                     seen.objects[id] = annotations.object
                     loaded.append(.loaded(annotations))
                 }
             }
-            let gone = seen.objects.keys.filter { !current.contains($0) }.sorted()
-            let unloaded = gone.compactMap { id in seen.objects.removeValue(forKey: id).map(ObjectEvent.unloaded) }
-            return unloaded + loaded
+            let gone = seen.objects.entries.filter { current[$0.id] == nil }
+            for object in gone { seen.objects[object.id] = nil }
+            return gone.map { .unloaded($0.value) } + loaded
         }
     }
 }

@@ -14,12 +14,34 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     @usableFromInline
     struct State {
         @usableFromInline var tokens: [AnnotationRecord: Consumer.Token] = [:]
+        /// Registrations not yet in `tokens`: those made while nothing was registered, until something looks
+        /// a record up. A start-up registers one batch and never looks one up, and the first dictionary keyed
+        /// by records looks up `AnnotationRecord: Hashable` at run time, one scan of every conformance record of
+        /// the process, which registering in code never pays.
+        @usableFromInline var unindexed: [(record: AnnotationRecord, token: Consumer.Token)] = []
         /// Records whose consumer said `.pending`, in arrival order.
         @usableFromInline var pending: [AnnotationRecord] = []
         /// Why the records refused or pending now were, while their objects stay loaded.
         @usableFromInline var problems: [AnnotationRecord: Consumer.Diagnostic] = [:]
 
         @inlinable init() {}
+
+        @inlinable var isEmpty: Bool { tokens.isEmpty && unindexed.isEmpty }
+
+        /// `tokens` with every registration in it, for a lookup.
+        @inlinable mutating func indexedTokens() -> [AnnotationRecord: Consumer.Token] {
+            if !unindexed.isEmpty {
+                tokens.reserveCapacity(tokens.count + unindexed.count)
+                for (record, token) in unindexed { tokens[record] = token }
+                unindexed = []
+            }
+            return tokens
+        }
+
+        /// Every registration, in no order.
+        @inlinable var allTokens: [(record: AnnotationRecord, token: Consumer.Token)] {
+            tokens.isEmpty ? unindexed : unindexed + tokens.map { (record: $0.key, token: $0.value) }
+        }
     }
 
     @usableFromInline let state = Locked(State())
@@ -39,10 +61,11 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     @inlinable @discardableResult
     public func register(_ records: [AnnotationRecord], to consumer: Consumer) -> [Consumer.Diagnostic] {
         let (waiting, fresh) = state.withLock { state in
-            let known = Set(state.pending)
             // Each lookup hashes a record's text: none is needed while nothing is registered or pending.
+            let known = state.pending.isEmpty ? [] : Set(state.pending)
+            let tokens = state.isEmpty ? [:] : state.indexedTokens()
             let fresh = records.filter {
-                consumer.consumes($0) && (known.isEmpty || !known.contains($0)) && (state.tokens.isEmpty || state.tokens[$0] == nil)
+                consumer.consumes($0) && (known.isEmpty || !known.contains($0)) && (tokens.isEmpty || tokens[$0] == nil)
             }
             defer { state.pending.removeAll() }
             return (state.pending, fresh)
@@ -53,12 +76,21 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
         var diagnostics: [Consumer.Diagnostic] = []
         state.withLock { state in
             // Each hash of a record reads its whole text: grow the table once, and look for a stale problem
-            // only when there are problems.
-            state.tokens.reserveCapacity(state.tokens.count + offered.count)
+            // only when there are problems. Registrations wait unindexed while nothing was registered.
+            let indexing = !state.isEmpty
+            if indexing {
+                state.tokens.reserveCapacity(state.tokens.count + offered.count)
+            } else {
+                state.unindexed.reserveCapacity(offered.count)
+            }
             for (index, (record, outcome)) in zip(offered, outcomes).enumerated() {
                 switch outcome {
                 case .registered(let token):
-                    state.tokens[record] = token
+                    if indexing {
+                        state.tokens[record] = token
+                    } else {
+                        state.unindexed.append((record, token))
+                    }
                     if !state.problems.isEmpty { state.problems[record] = nil }
                 case .refused(let diagnostic):
                     diagnostics.append(diagnostic)
@@ -82,6 +114,7 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
             let gone = Set(leaving)
             state.pending.removeAll { gone.contains($0) }
             for record in leaving { state.problems[record] = nil }
+            _ = state.indexedTokens()
             return leaving.compactMap { state.tokens.removeValue(forKey: $0) }
         }
         return tokens.isEmpty ? [] : consumer.unregister(tokens)
@@ -97,30 +130,29 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     /// in record order.
     @inlinable
     public var problems: [(record: AnnotationRecord, diagnostic: Consumer.Diagnostic)] {
-        state.withLock { state in Self.inRecordOrder(state.problems) }
+        state.withLock { state in Self.inRecordOrder(state.problems.map { ($0.key, $0.value) }) }
     }
 
     /// Every record registered, with what it became.
     @inlinable
     public var registrations: [(record: AnnotationRecord, token: Consumer.Token)] {
-        state.withLock { state in Self.inRecordOrder(state.tokens) }
+        state.withLock { state in Self.inRecordOrder(state.allTokens.map { ($0.record, $0.token) }) }
     }
 
     /// Every record registered, with what it became, in no order: for a caller that checks each and orders
     /// only what it keeps (ordering all of them cost more than checking them).
     @inlinable
-    package var unorderedRegistrations: [AnnotationRecord: Consumer.Token] {
-        state.withLock { $0.tokens }
+    package var unorderedRegistrations: [(record: AnnotationRecord, token: Consumer.Token)] {
+        state.withLock { $0.allTokens }
     }
 
     /// The entries in record order. The sort moves plain keys, not the entries, which are larger.
     @inlinable
-    static func inRecordOrder<Value>(_ entries: [AnnotationRecord: Value]) -> [(AnnotationRecord, Value)] {
-        let unordered = Array(entries)
-        let order = unordered.indices.map { (origin: unordered[$0].key.origin, index: $0) }.sorted { lhs, rhs in
+    static func inRecordOrder<Value>(_ unordered: [(AnnotationRecord, Value)]) -> [(AnnotationRecord, Value)] {
+        let order = unordered.indices.map { (origin: unordered[$0].0.origin, index: $0) }.sorted { lhs, rhs in
             inRecordOrder(lhs.origin, rhs.origin)
         }
-        return order.map { (unordered[$0.index].key, unordered[$0.index].value) }
+        return order.map { unordered[$0.index] }
     }
 
     /// By object, then by section and place in it. The records of one object share its path and those of one

@@ -42,18 +42,23 @@ extension Router: RecordConsumer {
     /// to ``RouteHandler``), naming the record and its object file; nil when it can, or when the record is not
     /// a route. Resolves the name without instantiating anything.
     package static func handlerProblem(of record: AnnotationRecord) -> RegistryDiagnostic? {
-        guard case .route(let route) = record.payload, case .failure(let problem) = handlerType(named: route.typeName, by: record) else {
+        guard case .route(let route) = record.payload, case .unusable(let problem) = handlerType(named: route.typeName, by: record) else {
             return nil
         }
         return problem
     }
 
-    fileprivate static func handlerType(
-        named name: String, by record: AnnotationRecord
-    ) -> Result<any RouteHandler.Type, RegistryDiagnostic> {
-        TypeResolver.resolve(name, as: (any RouteHandler.Type).self).mapError { diagnostic in
-            RegistryDiagnostic(
-                diagnostic.kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text)
+    /// The resolution switched on in place: mapped to another `Result`, its copies needed that generic type's
+    /// metadata, and with it a run-time lookup of `RegistryDiagnostic: Error` (a scan of every conformance
+    /// record of the process) at the first match.
+    fileprivate static func handlerType(named name: String, by record: AnnotationRecord) -> AnnotatedHandlerType.Resolution {
+        switch TypeResolver.resolve(name, as: (any RouteHandler.Type).self) {
+        case .success(let type):
+            return .handler(type)
+        case .failure(let diagnostic):
+            return .unusable(
+                RegistryDiagnostic(
+                    diagnostic.kind, objectPath: record.origin.objectPath, section: record.origin.section, record: record.text))
         }
     }
 
@@ -72,8 +77,8 @@ extension Router: RecordConsumer {
                     [route.pattern], scheme: route.scheme, priority: route.priority,
                     handler: { parameters in
                         switch handlerType.resolved {
-                        case .success(let type): return type.init().handle(parameters)
-                        case .failure(let diagnostic):
+                        case .handler(let type): return type.init().handle(parameters)
+                        case .unusable(let diagnostic):
                             logger.error("route handler not usable: \(diagnostic)")
                             return false
                         }
@@ -91,16 +96,24 @@ extension Router: RecordConsumer {
 /// The handler type a route record names, resolved at the route's first match and kept: registering a route
 /// costs no name lookup or conformance scan, and a route never matched costs none at all.
 private final class AnnotatedHandlerType: Sendable {
+    /// What the name resolved to. Not a `Result`: making the lock's metadata for that generic type looks up
+    /// `RegistryDiagnostic: Error` at run time, one scan of every conformance record in the process, at the
+    /// first route registered.
+    enum Resolution {
+        case handler(any RouteHandler.Type)
+        case unusable(RegistryDiagnostic)
+    }
+
     private let name: String
     private let record: AnnotationRecord
-    private let cache = Locked<Result<any RouteHandler.Type, RegistryDiagnostic>?>(nil)
+    private let cache = Locked<Resolution?>(nil)
 
     init(name: String, record: AnnotationRecord) {
         self.name = name
         self.record = record
     }
 
-    var resolved: Result<any RouteHandler.Type, RegistryDiagnostic> {
+    var resolved: Resolution {
         if let known = cache.withLock({ $0 }) { return known }
         // Resolved outside the lock; two first matches racing resolve the same name to the same answer.
         let found = Router.handlerType(named: name, by: record)

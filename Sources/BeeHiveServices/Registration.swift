@@ -14,8 +14,16 @@ final class Registration: Sendable {
         case typeName(String)
     }
 
+    /// What resolving an annotated implementation name came to. Not a `Result`: that generic type's metadata
+    /// needs `ServiceError: Error` looked up at run time, one scan of every conformance record in the process,
+    /// which only the annotation path paid.
+    private enum Resolution {
+        case factory(Factory)
+        case failure(ServiceError)
+    }
+
     private struct Storage {
-        var resolvedFactory: Result<Factory, ServiceError>?
+        var resolution: Resolution?
         /// Singleton instance under nil, named-scope instances under their service name.
         var instances: [String?: InstanceBox] = [:]
         var weakInstance: WeakInstance?
@@ -59,13 +67,20 @@ final class Registration: Sendable {
         case .factory(let factory): return factory
         case .type(let type): return Self.factory(of: type)
         case .typeName(let name):
-            let resolved = storage.withLock { storage in
-                if let known = storage.resolvedFactory { return known }
-                let result = Self.resolve(name, service: key).map(Self.factory(of:))
-                storage.resolvedFactory = result
-                return result
+            let resolution = storage.withLock { storage in
+                if let known = storage.resolution { return known }
+                let found: Resolution
+                switch Self.resolve(name, service: key) {
+                case .success(let type): found = .factory(Self.factory(of: type))
+                case .failure(let error): found = .failure(error)
+                }
+                storage.resolution = found
+                return found
             }
-            return try resolved.get()
+            switch resolution {
+            case .factory(let factory): return factory
+            case .failure(let error): throw error
+            }
         }
     }
 

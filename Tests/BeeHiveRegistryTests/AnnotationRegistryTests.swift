@@ -143,6 +143,22 @@ private let broken = object(4, "/app/lib/libBroken.so", ["beehive:1|module|Broke
         #expect(registry.objects.map(\.object.path) == ["/app/lib/libA.so", "/app/lib/libB.so", "/app/lib/libBroken.so", "/app/lib/libShop.so"])
     }
 
+    /// Records of later refreshes are merged into those held: the same order as all arriving at once.
+    @Test func recordsMergedOverSeveralRefreshesKeepTheOneOrder() {
+        let referenceSource = FakeAnnotationSource()
+        let expected = AnnotationRegistry(source: referenceSource)
+        referenceSource.enqueue(.loaded(shop), .loaded(sharedA), .loaded(sharedB), .loaded(broken))
+        expected.refresh()
+
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        for batch in [[sharedB], [shop], [broken, sharedA]] {
+            source.enqueue(contentsOf: batch.map { .loaded($0) })
+            registry.refresh()
+        }
+        #expect(registry.records == expected.records)
+    }
+
     @Test func recordsAreOrderedByKindIdentityAndPath() {
         let source = FakeAnnotationSource()
         let registry = AnnotationRegistry(source: source)

@@ -49,6 +49,22 @@ import Testing
         #expect(manager.registrations.isEmpty)
     }
 
+    /// The first batch's registrations are kept unindexed until a later batch or a removal looks them up.
+    @Test func aRecordDeliveredAgainIsNotRegisteredTwiceAndEarlierRecordsStillLeave() throws {
+        let manager = ServiceManager(duplicatePolicy: .override)
+        let first = Records.service("BeeHiveServicesTests.HomeService", "BeeHiveServicesTests.HomeServiceImpl", object: "/a.so")
+        let second = Records.service("BeeHiveServicesTests.HomeService", "BeeHiveServicesTests.OtherHomeServiceImpl", object: "/b.so")
+        manager.apply(Records.update(added: [first]))
+        manager.apply(Records.update(added: [first, second]))
+        #expect(manager.registrations.count == 2)
+        #expect(try manager.resolve(HomeService.self).title == "other home")
+        manager.apply(Records.update(removed: [first]))
+        #expect(manager.registrations.count == 1)
+        #expect(try manager.resolve(HomeService.self).title == "other home")
+        manager.apply(Records.update(removed: [second]))
+        #expect(manager.registrations.isEmpty)
+    }
+
     @Test func removingOneObjectKeepsTheOther() throws {
         let manager = ServiceManager(duplicatePolicy: .override)
         let first = Records.service("BeeHiveServicesTests.HomeService", "BeeHiveServicesTests.HomeServiceImpl", object: "/a.so")
