@@ -125,13 +125,19 @@ private let broken = object(4, "/app/lib/libBroken.so", ["beehive:1|module|Broke
         #expect(registry.records.count == 4)
     }
 
+    /// The four test objects, all arriving in one refresh: the order the others are compared with.
+    static func allAtOnce() -> AnnotationRegistry {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        source.enqueue(.loaded(shop), .loaded(sharedA), .loaded(sharedB), .loaded(broken))
+        registry.refresh()
+        return registry
+    }
+
     @Test(arguments: [[0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1], [1, 3, 0, 2]])
     func orderDoesNotDependOnArrivalOrder(order: [Int]) {
         let objects = [shop, sharedA, sharedB, broken]
-        let referenceSource = FakeAnnotationSource()
-        let expected = AnnotationRegistry(source: referenceSource)
-        referenceSource.enqueue(.loaded(shop), .loaded(sharedA), .loaded(sharedB), .loaded(broken))
-        expected.refresh()
+        let expected = Self.allAtOnce()
 
         let source = FakeAnnotationSource()
         let registry = AnnotationRegistry(source: source)
@@ -145,10 +151,7 @@ private let broken = object(4, "/app/lib/libBroken.so", ["beehive:1|module|Broke
 
     /// Records of later refreshes are merged into those held: the same order as all arriving at once.
     @Test func recordsMergedOverSeveralRefreshesKeepTheOneOrder() {
-        let referenceSource = FakeAnnotationSource()
-        let expected = AnnotationRegistry(source: referenceSource)
-        referenceSource.enqueue(.loaded(shop), .loaded(sharedA), .loaded(sharedB), .loaded(broken))
-        expected.refresh()
+        let expected = Self.allAtOnce()
 
         let source = FakeAnnotationSource()
         let registry = AnnotationRegistry(source: source)
