@@ -9,7 +9,7 @@ final class RouteDefinition: Sendable {
 
     init(
         id: RouteID, pattern: RoutePattern, scheme: String?, priority: Int, firstOrder: UInt64, handler: @escaping Router.Handler,
-        handlerDescription: String, origin: String
+        handlerDescription: String, origin: RouteOrigin
     ) {
         template = RouteTemplate(
             id: id, pattern: pattern, scheme: scheme, priority: priority, handlerDescription: handlerDescription, origin: origin)
@@ -23,7 +23,6 @@ final class RouteDefinition: Sendable {
     var scheme: String? { template.scheme }
     var priority: Int { template.priority }
     var handlerDescription: String { template.handlerDescription }
-    var origin: String { template.origin }
 
     func rank(ofExpansion offset: Int) -> RouteRank {
         RouteRank(priority: priority, order: firstOrder + UInt64(offset))

@@ -19,7 +19,7 @@ public struct RouteDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// receives, by name.
     public var handler: String { template.handlerDescription }
     /// Where the route was registered: `file:line` of the `addRoute` call, or the annotation record's object.
-    public var origin: String { template.origin }
+    public var origin: String { template.origin.description }
 
     /// `handler` of a route whose handler is a closure, which has no type name.
     package static let closureHandler = "closure"

@@ -9,9 +9,9 @@ final class RouteTemplate: Sendable {
     let scheme: String?
     let priority: Int
     let handlerDescription: String
-    let origin: String
+    let origin: RouteOrigin
 
-    init(id: RouteID, pattern: RoutePattern, scheme: String?, priority: Int, handlerDescription: String, origin: String) {
+    init(id: RouteID, pattern: RoutePattern, scheme: String?, priority: Int, handlerDescription: String, origin: RouteOrigin) {
         self.id = id
         self.pattern = pattern
         self.scheme = scheme

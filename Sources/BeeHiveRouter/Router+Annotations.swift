@@ -83,7 +83,7 @@ extension Router: RecordConsumer {
                             return false
                         }
                     },
-                    handlerDescription: route.typeName, origin: "\(record.origin) \"\(record.text)\"")[0])
+                    handlerDescription: route.typeName, origin: .record(record))[0])
         } catch {
             return .refused(
                 RegistryDiagnostic(

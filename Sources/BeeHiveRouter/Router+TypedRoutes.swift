@@ -27,6 +27,6 @@ extension Router {
                 }
                 return handler(route, parameters)
             },
-            handlerDescription: "\(_typeName(Route.self, qualified: true)) (typed)", origin: "\(fileID):\(line)")[0]
+            handlerDescription: "\(_typeName(Route.self, qualified: true)) (typed)", origin: .source(fileID: fileID, line: line))[0]
     }
 }

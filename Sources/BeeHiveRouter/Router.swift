@@ -102,7 +102,7 @@ public final class Router: Sendable {
         _ patterns: [String], scheme: String? = nil, priority: Int = 0, fileID: String = #fileID, line: Int = #line,
         handler: @escaping Handler = { _ in true }
     ) throws(RoutePatternError) -> [RouteID] {
-        try register(patterns, scheme: scheme, priority: priority, handler: handler, handlerDescription: RouteDescriptor.closureHandler, origin: "\(fileID):\(line)")
+        try register(patterns, scheme: scheme, priority: priority, handler: handler, handlerDescription: RouteDescriptor.closureHandler, origin: .source(fileID: fileID, line: line))
     }
 
     /// Registers a route whose handler type is instantiated for every match (JLRoutes'
@@ -114,22 +114,11 @@ public final class Router: Sendable {
     ) throws(RoutePatternError) -> RouteID {
         try register(
             [pattern], scheme: scheme, priority: priority, handler: { parameters in Handler().handle(parameters) },
-            handlerDescription: _typeName(Handler.self, qualified: true), origin: "\(fileID):\(line)")[0]
-    }
-
-    /// The same for routes declared elsewhere than in Swift code (annotation records): `origin` says where, for
-    /// ``routeTableDescription``.
-    @discardableResult
-    func addRoute<Handler: RouteHandler>(
-        _ pattern: String, scheme: String?, priority: Int, handlerType: Handler.Type, origin: String
-    ) throws(RoutePatternError) -> RouteID {
-        try register(
-            [pattern], scheme: scheme, priority: priority, handler: { parameters in Handler().handle(parameters) },
-            handlerDescription: _typeName(Handler.self, qualified: true), origin: origin)[0]
+            handlerDescription: _typeName(Handler.self, qualified: true), origin: .source(fileID: fileID, line: line))[0]
     }
 
     func register(
-        _ patterns: [String], scheme: String?, priority: Int, handler: @escaping Handler, handlerDescription: String, origin: String
+        _ patterns: [String], scheme: String?, priority: Int, handler: @escaping Handler, handlerDescription: String, origin: RouteOrigin
     ) throws(RoutePatternError) -> [RouteID] {
         let options = configuration.patternOptions
         var parsed: [RoutePattern] = []
