@@ -168,6 +168,9 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
         self.matched = matched
     }
 
+    /// The route of the match, while its values are not merged into the stored ones.
+    var matchedTemplate: RouteTemplate? { matched?.template }
+
     /// Every value, reserved ones included: the stored values over the match's variables and query items, and
     /// the match's reserved values over everything.
     private var mergedStorage: [String: Value] {

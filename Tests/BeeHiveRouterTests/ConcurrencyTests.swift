@@ -45,6 +45,51 @@ final class Counter: Sendable {
         #expect(handled.count == 1200)
     }
 
+    /// Routing calls share the tables they read, and a change edits them in place once no call holds them: here
+    /// handlers remove and re-add their own route while other threads route through the same tables, and a
+    /// writer changes routes, interceptors and the configuration meanwhile. Every handled URL got its values, the
+    /// routes end registered, and under ThreadSanitizer no race is reported.
+    @Test func handlersReplacingTheirOwnRoutesWhileOthersRoute() async throws {
+        let router = Router()
+        let handled = Counter()
+        let wrongValues = Counter()
+        @Sendable func replacing(_ pattern: String, in router: Router) throws {
+            try router.addRoute(pattern) { [weak router] parameters in
+                guard let router else { return false }
+                if parameters["n"] == nil || parameters["q"] != "1" { wrongValues.increment() }
+                router.removeRoutes(withPattern: pattern)
+                try? replacing(pattern, in: router)
+                handled.increment()
+                return true
+            }
+        }
+        for index in 0..<8 { try replacing("/self/\(index)/:n", in: router) }
+        let results = Counter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for reader in 0..<3 {
+                group.addTask {
+                    for step in 0..<300 {
+                        if try router.route("app://self/\((reader + step) % 8)/\(step)?q=1").isHandled { results.increment() }
+                    }
+                }
+            }
+            group.addTask {
+                for round in 0..<150 {
+                    let id = try router.addRoute("/other/\(round)/:x")
+                    let interceptor = router.addInterceptor { _ in .proceed }
+                    router.configuration.maximumRedirects = 8 + round % 4
+                    router.removeRoute(id)
+                    router.removeInterceptor(interceptor)
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(handled.count == results.count)
+        #expect(handled.count > 0)
+        #expect(wrongValues.count == 0)
+        for index in 0..<8 { #expect(router.canRoute("app://self/\(index)/1")) }
+    }
+
     @Test func handlersMayUseTheRouterWhileRouting() throws {
         let router = Router()
         // Weak: the router keeps its handlers.
