@@ -20,7 +20,10 @@ extension ModuleManager: RecordConsumer {
     /// dependency cycle, is refused; after start, one whose dependency is not registered is pending.
     public func register(_ records: [AnnotationRecord]) -> [RecordOutcome<Token, ModuleDiagnostic>] {
         var outcomes = [RecordOutcome<Token, ModuleDiagnostic>?](repeating: nil, count: records.count)
-        var candidates: [(index: Int, candidate: Candidate)] = []
+        // Two arrays, not one of `(index, candidate)` tuples, whose metadata the runtime would build from its
+        // mangled name at the first start-up registration.
+        var candidates: [Candidate] = []
+        var candidateIndices: [Int] = []
         for (index, record) in records.enumerated() {
             let source = ModuleSource.annotation(record.origin)
             guard case .module(let annotation) = record.payload else {
@@ -30,9 +33,10 @@ extension ModuleManager: RecordConsumer {
             do throws(ModuleError) {
                 let type = try Self.resolve(annotation.typeName, source: source, origin: record.origin)
                 candidates.append(
-                    (index, Candidate(
+                    Candidate(
                         type: type, instance: nil, level: annotation.level, priority: annotation.priority,
-                        isAsync: annotation.isAsync, source: source, annotatedDependencies: annotation.dependencies)))
+                        isAsync: annotation.isAsync, source: source, annotatedDependencies: annotation.dependencies))
+                candidateIndices.append(index)
             } catch {
                 outcomes[index] = .refused(ModuleDiagnostic(.rejectedRecord(error)))
             }
@@ -42,12 +46,12 @@ extension ModuleManager: RecordConsumer {
             // itself.
             let admitted: [Admission]
             do {
-                admitted = try admit(candidates.map(\.candidate), waitForMissing: true).outcomes
+                admitted = try admit(candidates, waitForMissing: true).outcomes
             } catch {
                 admitted = []
-                for (index, _) in candidates { outcomes[index] = .refused(ModuleDiagnostic(.rejectedRecord(error))) }
+                for index in candidateIndices { outcomes[index] = .refused(ModuleDiagnostic(.rejectedRecord(error))) }
             }
-            for ((index, candidate), admission) in zip(candidates, admitted) {
+            for ((index, candidate), admission) in zip(zip(candidateIndices, candidates), admitted) {
                 let name = candidate.type.moduleName
                 switch admission {
                 case .registered(let entry):
