@@ -155,13 +155,19 @@ public final class Hive: Sendable {
             }
             if !diagnostics.isEmpty { serviceProblems.append((record.origin, diagnostics)) }
         }
-        found += serviceProblems.sorted { RecordLedger<ServiceManager>.inRecordOrder($0.origin, $1.origin) }.flatMap(\.diagnostics)
+        // Sorting allocates even an empty array's storage, and builds the metadata of its element type (a
+        // tuple) at run time: only problems are sorted.
+        if !serviceProblems.isEmpty {
+            found += serviceProblems.sorted { RecordLedger<ServiceManager>.inRecordOrder($0.origin, $1.origin) }.flatMap(\.diagnostics)
+        }
         found += routeRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
         // Route handlers are resolved at their first match; resolving them here reports them at start.
         let handlerProblems = routeRecords.unorderedRegistrations.records.compactMap { record in
             Router.handlerProblem(of: record).map { (origin: record.origin, diagnostic: $0) }
         }
-        found += handlerProblems.sorted { RecordLedger<Router>.inRecordOrder($0.origin, $1.origin) }.map { .registry($0.diagnostic) }
+        if !handlerProblems.isEmpty {
+            found += handlerProblems.sorted { RecordLedger<Router>.inRecordOrder($0.origin, $1.origin) }.map { .registry($0.diagnostic) }
+        }
         found += targetRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
         found += moduleRecords.problems.map { HiveDiagnostic.module($0.diagnostic) }
         return found

@@ -33,6 +33,10 @@ package struct ObjectTable<Value> {
             let present = index < ids.count && ids[index] == id
             switch (newValue, present) {
             case (let value?, true): values[index] = value
+            case (let value?, false) where index == ids.count:
+                // An insert goes through `CollectionOfOne`, another type to build metadata for at start-up.
+                ids.append(id)
+                values.append(value)
             case (let value?, false):
                 ids.insert(id, at: index)
                 values.insert(value, at: index)
