@@ -136,7 +136,8 @@ public final class Hive: Sendable {
         var found = serviceRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
         // Registrations are checked in no order and only those with problems put in record order.
         var serviceProblems: [(origin: RecordOrigin, diagnostics: [HiveDiagnostic])] = []
-        for (record, token) in serviceRecords.unorderedRegistrations {
+        let serviceRegistrations = serviceRecords.unorderedRegistrations
+        for (record, token) in zip(serviceRegistrations.records, serviceRegistrations.tokens) {
             var diagnostics: [HiveDiagnostic] = []
             for error in services.problems(of: token) {
                 let kind: RegistryDiagnostic.Kind =
@@ -154,13 +155,19 @@ public final class Hive: Sendable {
             }
             if !diagnostics.isEmpty { serviceProblems.append((record.origin, diagnostics)) }
         }
-        found += serviceProblems.sorted { RecordLedger<ServiceManager>.inRecordOrder($0.origin, $1.origin) }.flatMap(\.diagnostics)
+        // Sorting allocates even an empty array's storage, and builds the metadata of its element type (a
+        // tuple) at run time: only problems are sorted.
+        if !serviceProblems.isEmpty {
+            found += serviceProblems.sorted { RecordLedger<ServiceManager>.inRecordOrder($0.origin, $1.origin) }.flatMap(\.diagnostics)
+        }
         found += routeRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
         // Route handlers are resolved at their first match; resolving them here reports them at start.
-        let handlerProblems = routeRecords.unorderedRegistrations.compactMap { record, _ in
+        let handlerProblems = routeRecords.unorderedRegistrations.records.compactMap { record in
             Router.handlerProblem(of: record).map { (origin: record.origin, diagnostic: $0) }
         }
-        found += handlerProblems.sorted { RecordLedger<Router>.inRecordOrder($0.origin, $1.origin) }.map { .registry($0.diagnostic) }
+        if !handlerProblems.isEmpty {
+            found += handlerProblems.sorted { RecordLedger<Router>.inRecordOrder($0.origin, $1.origin) }.map { .registry($0.diagnostic) }
+        }
         found += targetRecords.problems.map { HiveDiagnostic.registry($0.diagnostic) }
         found += moduleRecords.problems.map { HiveDiagnostic.module($0.diagnostic) }
         return found
@@ -294,9 +301,9 @@ public final class Hive: Sendable {
         let change = state.withLock { state in
             var removed: [AnnotationRecord] = []
             var added: [AnnotationRecord] = []
-            var currentIDs = ObjectTable<Void>()
-            for object in current { currentIDs[object.object.id] = () }
-            for (id, gone) in state.delivered.entries where currentIDs[id] == nil {
+            var currentObjects = ObjectTable<ObjectAnnotations>()
+            for object in current { currentObjects[object.object.id] = object }
+            for (id, gone) in zip(state.delivered.ids, state.delivered.values) where !currentObjects.contains(id: id) {
                 state.delivered[id] = nil
                 removed += gone.records
             }

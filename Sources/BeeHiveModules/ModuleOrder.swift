@@ -23,14 +23,15 @@ public enum ModuleOrder {
     /// descriptors around or looking entries up by name.
     static func arrangedIndices(_ descriptors: [ModuleDescriptor]) -> (order: [Int], cycle: [String]?) {
         // Compares fields read in place: passing whole descriptors copied two of them, with their sources'
-        // record origins (strings to retain and release), in every comparison of the sort.
+        // record origins (strings to retain and release), in every comparison of the sort; names are read
+        // only when level and priority tie.
         descriptors.withUnsafeBufferPointer { buffer in
             LaunchOrder.arrange(
                 count: buffer.count,
                 ranksBefore: { lhs, rhs in
                     LaunchOrder.ranksBefore(
-                        (buffer[lhs].level, buffer[lhs].priority, buffer[lhs].name),
-                        (buffer[rhs].level, buffer[rhs].priority, buffer[rhs].name))
+                        (buffer[lhs].level, buffer[lhs].priority), (buffer[rhs].level, buffer[rhs].priority),
+                        namesAscend: { buffer[lhs].name < buffer[rhs].name })
                 },
                 name: { buffer[$0].name },
                 dependencies: { buffer[$0].dependencies })

@@ -60,7 +60,7 @@ public final class AnnotationRegistry: Sendable {
     public func retireObjects(atPath path: String) -> RegistryUpdate {
         state.withLock { state in
             var update = RegistryUpdate()
-            for (id, object) in state.objects.entries where object.object.path == path {
+            for (id, object) in zip(state.objects.ids, state.objects.values) where object.object.path == path {
                 state.objects[id] = nil
                 state.retired[id] = object
                 update.unloadedObjects.append(object.object)
@@ -79,7 +79,7 @@ public final class AnnotationRegistry: Sendable {
     public func reinstateObjects(atPath path: String) -> RegistryUpdate {
         state.withLock { state in
             var update = RegistryUpdate()
-            for (id, object) in state.retired.entries where object.object.path == path {
+            for (id, object) in zip(state.retired.ids, state.retired.values) where object.object.path == path {
                 state.retired[id] = nil
                 state.objects[id] = object
                 update.loadedObjects.append(object.object)
@@ -155,8 +155,10 @@ public final class AnnotationRegistry: Sendable {
         var index = 0
         for arrival in arrivals {
             update.diagnostics += arrival.diagnostics
-            for record in arrival.records {
+            // By position: a record is copied (a retain and a release) only for a duplicate, which is rare.
+            for position in arrival.records.indices {
                 if let first = firstObjects[index] {
+                    let record = arrival.records[position]
                     update.diagnostics.append(
                         RegistryDiagnostic(
                             .duplicate(addedKeys[index].identity, firstObject: first), objectPath: addedKeys[index].objectPath,

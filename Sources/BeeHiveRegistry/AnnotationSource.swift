@@ -29,21 +29,22 @@ public final class LoadedObjectsSource: AnnotationSource {
             let generation = snapshot.pointee.generation
             if seen.generation == generation { return [] }
             seen.generation = generation
-            var current = ObjectTable<Void>()
+            var current = ObjectTable<LoadedObject>()
             var loaded: [ObjectEvent] = []
             for index in 0..<snapshot.pointee.count {
                 guard let object = snapshot.pointee.objects[index] else { continue }
                 let id = object.pointee.id
-                current[id] = ()
-                if seen.objects[id] == nil {
+                if let known = seen.objects[id] {
+                    current[id] = known
+                } else {
                     let annotations = SectionReader.annotations(of: object)
-                    seen.objects[id] = annotations.object
+                    current[id] = annotations.object
                     loaded.append(.loaded(annotations))
                 }
             }
-            let gone = seen.objects.entries.filter { current[$0.id] == nil }
-            for object in gone { seen.objects[object.id] = nil }
-            return gone.map { .unloaded($0.value) } + loaded
+            let gone = seen.objects.values.filter { !current.contains(id: $0.id) }
+            seen.objects = current
+            return gone.map { .unloaded($0) } + loaded
         }
     }
 }

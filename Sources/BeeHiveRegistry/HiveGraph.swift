@@ -117,8 +117,8 @@ public struct HiveGraph: Sendable, Hashable {
             count: unique.count,
             ranksBefore: { a, b in
                 LaunchOrder.ranksBefore(
-                    (unique[a].level, unique[a].priority, unique[a].typeName),
-                    (unique[b].level, unique[b].priority, unique[b].typeName))
+                    (unique[a].level, unique[a].priority), (unique[b].level, unique[b].priority),
+                    namesAscend: { unique[a].typeName < unique[b].typeName })
             },
             name: { unique[$0].typeName },
             dependencies: { unique[$0].dependencies }

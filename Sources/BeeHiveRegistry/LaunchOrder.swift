@@ -7,14 +7,17 @@
 /// ignored here; the module manager checks them. Modules caught in a cycle come last, in rank order.
 package enum LaunchOrder {
     /// Whether the module ranked by `lhs` goes before the one ranked by `rhs` when dependencies do not decide.
+    /// `namesAscend` (whether `lhs`'s name sorts before `rhs`'s) is evaluated only when level and priority tie:
+    /// reading the names copied them (a retain and a release each, for names too long to be stored inline) in
+    /// every comparison of the sort, even those the priority decided.
     @inline(__always)
     package static func ranksBefore(
-        _ lhs: (level: ModuleLevel, priority: Int, name: String),
-        _ rhs: (level: ModuleLevel, priority: Int, name: String)
+        _ lhs: (level: ModuleLevel, priority: Int), _ rhs: (level: ModuleLevel, priority: Int),
+        namesAscend: () -> Bool
     ) -> Bool {
         if lhs.level != rhs.level { return lhs.level < rhs.level }
         if lhs.priority != rhs.priority { return lhs.priority > rhs.priority }
-        return lhs.name < rhs.name
+        return namesAscend()
     }
 
     /// The positions `0..<count` in launch order, and one cycle's names when some modules could not be placed.

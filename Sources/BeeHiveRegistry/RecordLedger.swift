@@ -18,7 +18,10 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
         /// a record up. A start-up registers one batch and never looks one up, and the first dictionary keyed
         /// by records looks up `AnnotationRecord: Hashable` at run time, one scan of every conformance record of
         /// the process, which registering in code never pays.
-        @usableFromInline var unindexed: [(record: AnnotationRecord, token: Consumer.Token)] = []
+        /// Kept as two arrays, not one of `(record, token)` tuples, whose metadata the runtime builds from its
+        /// mangled name for each consumer at the first start-up.
+        @usableFromInline var unindexedRecords: [AnnotationRecord] = []
+        @usableFromInline var unindexedTokens: [Consumer.Token] = []
         /// Records whose consumer said `.pending`, in arrival order.
         @usableFromInline var pending: [AnnotationRecord] = []
         /// Why the records refused or pending now were, while their objects stay loaded.
@@ -26,21 +29,24 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
 
         @inlinable init() {}
 
-        @inlinable var isEmpty: Bool { tokens.isEmpty && unindexed.isEmpty }
+        @inlinable var isEmpty: Bool { tokens.isEmpty && unindexedRecords.isEmpty }
 
         /// `tokens` with every registration in it, for a lookup.
         @inlinable mutating func indexedTokens() -> [AnnotationRecord: Consumer.Token] {
-            if !unindexed.isEmpty {
-                tokens.reserveCapacity(tokens.count + unindexed.count)
-                for (record, token) in unindexed { tokens[record] = token }
-                unindexed = []
+            if !unindexedRecords.isEmpty {
+                tokens.reserveCapacity(tokens.count + unindexedRecords.count)
+                for (record, token) in zip(unindexedRecords, unindexedTokens) { tokens[record] = token }
+                unindexedRecords = []
+                unindexedTokens = []
             }
             return tokens
         }
 
         /// Every registration, in no order.
-        @inlinable var allTokens: [(record: AnnotationRecord, token: Consumer.Token)] {
-            tokens.isEmpty ? unindexed : unindexed + tokens.map { (record: $0.key, token: $0.value) }
+        @inlinable var allTokens: (records: [AnnotationRecord], tokens: [Consumer.Token]) {
+            // A dictionary's keys and values views list its entries in the same order.
+            tokens.isEmpty
+                ? (unindexedRecords, unindexedTokens) : (unindexedRecords + tokens.keys, unindexedTokens + tokens.values)
         }
     }
 
@@ -70,7 +76,8 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
             defer { state.pending.removeAll() }
             return (state.pending, fresh)
         }
-        let offered = waiting + fresh
+        // `waiting + fresh` copies every record (a retain each) even when nothing waits, as at start-up.
+        let offered = waiting.isEmpty ? fresh : waiting + fresh
         guard !offered.isEmpty else { return [] }
         let outcomes = consumer.register(offered)
         var diagnostics: [Consumer.Diagnostic] = []
@@ -81,7 +88,8 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
             if indexing {
                 state.tokens.reserveCapacity(state.tokens.count + offered.count)
             } else {
-                state.unindexed.reserveCapacity(offered.count)
+                state.unindexedRecords.reserveCapacity(offered.count)
+                state.unindexedTokens.reserveCapacity(offered.count)
             }
             for (index, (record, outcome)) in zip(offered, outcomes).enumerated() {
                 switch outcome {
@@ -89,7 +97,8 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
                     if indexing {
                         state.tokens[record] = token
                     } else {
-                        state.unindexed.append((record, token))
+                        state.unindexedRecords.append(record)
+                        state.unindexedTokens.append(token)
                     }
                     if !state.problems.isEmpty { state.problems[record] = nil }
                 case .refused(let diagnostic):
@@ -136,13 +145,16 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     /// Every record registered, with what it became.
     @inlinable
     public var registrations: [(record: AnnotationRecord, token: Consumer.Token)] {
-        state.withLock { state in Self.inRecordOrder(state.allTokens.map { ($0.record, $0.token) }) }
+        state.withLock { state in
+            let all = state.allTokens
+            return Self.inRecordOrder(Array(zip(all.records, all.tokens)))
+        }
     }
 
     /// Every record registered, with what it became, in no order: for a caller that checks each and orders
     /// only what it keeps (ordering all of them cost more than checking them).
     @inlinable
-    package var unorderedRegistrations: [(record: AnnotationRecord, token: Consumer.Token)] {
+    package var unorderedRegistrations: (records: [AnnotationRecord], tokens: [Consumer.Token]) {
         state.withLock { $0.allTokens }
     }
 

@@ -1,6 +1,6 @@
-import BeeHiveLocks
 import BeeHiveRegistry
 import Logging
+import Synchronization
 
 extension Router: RecordConsumer {
     public typealias Token = RouteID
@@ -99,14 +99,16 @@ private final class AnnotatedHandlerType: Sendable {
     /// What the name resolved to. Not a `Result`: making the lock's metadata for that generic type looks up
     /// `RegistryDiagnostic: Error` at run time, one scan of every conformance record in the process, at the
     /// first route registered.
-    enum Resolution {
+    enum Resolution: Sendable {
         case handler(any RouteHandler.Type)
         case unusable(RegistryDiagnostic)
     }
 
     private let name: String
     private let record: AnnotationRecord
-    private let cache = Locked<Resolution?>(nil)
+    // A `Mutex` in the object rather than a `Locked`, a generic class whose metadata the runtime builds at the
+    // first route record and which allocates its pthread mutex apart, once per annotated route.
+    private let cache = Mutex<Resolution?>(nil)
 
     init(name: String, record: AnnotationRecord) {
         self.name = name

@@ -6,10 +6,11 @@ import Testing
         var table = ObjectTable<String>()
         #expect(table.isEmpty)
         for id: UInt64 in [5, 1, 9, 3] { table[id] = "object \(id)" }
-        #expect(table.entries.map(\.id) == [1, 3, 5, 9])
+        #expect(table.ids == [1, 3, 5, 9])
         #expect(table.values == ["object 1", "object 3", "object 5", "object 9"])
         #expect(table[3] == "object 3")
         #expect(table[4] == nil)
+        #expect(table.contains(id: 9) && !table.contains(id: 4))
         #expect(table[10] == nil)
     }
 
@@ -18,7 +19,7 @@ import Testing
         table[1] = "a"
         table[2] = "b"
         table[1] = "c"
-        #expect(table.entries.map(\.value) == ["c", "b"])
+        #expect(table.values == ["c", "b"])
         #expect(table.removeValue(forID: 1) == "c")
         #expect(table.removeValue(forID: 1) == nil)
         table[7] = nil
