@@ -48,6 +48,7 @@ package struct ObjectTable<Value> {
         }
     }
 
+    /// Removes the value under `id` and returns it, or nil when there is none.
     @discardableResult
     package mutating func removeValue(forID id: UInt64) -> Value? {
         let value = self[id]
@@ -55,6 +56,7 @@ package struct ObjectTable<Value> {
         return value
     }
 
+    /// Where `id` is or would go: the first entry whose id is not less than it.
     private func position(of id: UInt64) -> Int {
         // Ids only grow, so a new one usually goes last.
         if let last = ids.last, last < id { return ids.count }
