@@ -1,6 +1,6 @@
-import BeeHiveLocks
 import BeeHiveRegistry
 import Logging
+import Synchronization
 
 extension Router: RecordConsumer {
     public typealias Token = RouteID
@@ -104,11 +104,18 @@ private final class AnnotatedHandlerType: Sendable {
         case unusable(RegistryDiagnostic)
     }
 
+    /// The resolution, published once. A box behind an atomic reference rather than a lock: registering a
+    /// route then allocates nothing for it (a `Locked` is an object with a mutex of its own, and its generic
+    /// metadata is built at the first route record), and ThreadSanitizer sees the atomic, where it cannot see a
+    /// contended `Mutex` on Linux.
+    private final class Resolved: Sendable {
+        let resolution: Resolution
+        init(_ resolution: Resolution) { self.resolution = resolution }
+    }
+
     private let name: String
     private let record: AnnotationRecord
-    /// A `Locked`, not a `Mutex`: ThreadSanitizer cannot see a contended `Mutex` on Linux (see `Locked`), and two
-    /// threads may match the route for the first time together.
-    private let cache = Locked<Resolution?>(nil)
+    private let cache = AtomicLazyReference<Resolved>()
 
     init(name: String, record: AnnotationRecord) {
         self.name = name
@@ -116,10 +123,9 @@ private final class AnnotatedHandlerType: Sendable {
     }
 
     var resolved: Resolution {
-        if let known = cache.withLock({ $0 }) { return known }
-        // Resolved outside the lock; two first matches racing resolve the same name to the same answer.
-        let found = Router.handlerType(named: name, by: record)
-        cache.withLock { $0 = found }
-        return found
+        if let known = cache.load() { return known.resolution }
+        // Resolved outside any lock; two first matches racing resolve the same name to the same answer, and the
+        // first one stored is the one kept.
+        return cache.storeIfNil(Resolved(Router.handlerType(named: name, by: record))).resolution
     }
 }

@@ -65,6 +65,22 @@ final class OrderTarget: MediatorTarget {
         #expect(router.canRoute("shop://annotated/ann-3"))
     }
 
+    /// A record's handler type is resolved at the route's first match: many threads matching it first together
+    /// all get the same answer (and under ThreadSanitizer no race is reported).
+    @Test func firstMatchesFromManyThreadsAllFindTheHandlerType() async throws {
+        let router = Router()
+        let record = try Self.record("beehive:1|route|/together/:id|BeeHiveRouterTests.UserHandler", offset: 128)
+        #expect(router.apply(Self.update(added: [record])).isEmpty)
+        let handled = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<32 {
+                group.addTask { (try? router.route("app://together/t-\(index)"))?.isHandled ?? false }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(handled == 32)
+        #expect(UserHandler.handled.withLock { $0["t-31"] }?.pattern == "/together/:id")
+    }
+
     @Test func annotatedRoutesNameTheirRecordAsOrigin() throws {
         let router = Router()
         let text = "beehive:1|route|/origin/:id|BeeHiveRouterTests.UserHandler|priority=3"
