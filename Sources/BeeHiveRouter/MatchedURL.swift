@@ -19,10 +19,10 @@ struct MatchedURL: Sendable {
 
     /// The reading flags are the URL's own, not the router's current configuration: a URL read before a
     /// deferred plugin changed the configuration is matched as it was read, and must be read again that way.
-    init(_ url: borrowing RouteURL, entry: RouteEntry, plusAsSpace: Bool) {
+    init(_ url: borrowing RouteURL, candidate: RouteCandidate, plusAsSpace: Bool) {
         text = url.text
-        template = entry.definition.template
-        expansion = Int32(truncatingIfNeeded: entry.expansion)
+        template = candidate.template
+        expansion = Int32(truncatingIfNeeded: candidate.expansion)
         self.plusAsSpace = plusAsSpace
         treatsHostAsPathComponent = url.treatsHostAsPathComponent
         readsLikeJLRoutes = url.readsLikeJLRoutes

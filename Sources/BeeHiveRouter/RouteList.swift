@@ -106,12 +106,12 @@ struct RouteList: Sendable {
     }
 
     /// The first route at or after `position`, best ranked first; moves `position` past it.
-    func next(from position: inout Position) -> RouteEntry? {
+    func next(from position: inout Position) -> RouteCandidate? {
         while position.group < groups.count {
             let group = position.group
             if position.index < groups[group].head { position.index = groups[group].head }
             while position.index < groups[group].entries.count {
-                let entry = groups[group].entries[position.index]
+                let entry = groups[group].entries[position.index]?.candidate
                 position.index += 1
                 if let entry { return entry }
             }

@@ -23,7 +23,7 @@ struct RouteTrie: Sendable {
         }
 
         /// The next entry of its routes or of its wildcard routes: read in place, so the list is not retained.
-        func next(wildcard: Bool, from position: inout RouteList.Position) -> RouteEntry? {
+        func next(wildcard: Bool, from position: inout RouteList.Position) -> RouteCandidate? {
             wildcard ? wildcardRoutes.next(from: &position) : routes.next(from: &position)
         }
     }
@@ -114,7 +114,7 @@ struct RouteTrie: Sendable {
     /// routes come out in rank order without sorting them all, and stopping early skips the rest. A URL that one
     /// list fits, the common case, allocates nothing here.
     func firstCandidate<Result>(
-        _ url: borrowing RouteURL, _ body: (_ url: borrowing RouteURL, _ entry: RouteEntry) -> Result?
+        _ url: borrowing RouteURL, _ body: (_ url: borrowing RouteURL, _ candidate: RouteCandidate) -> Result?
     ) -> Result? {
         var first: Hit?
         var hits: [Hit] = []
@@ -168,7 +168,7 @@ struct RouteTrie: Sendable {
         private let nodes: UnsafePointer<Node>
         /// Per hit: its list's next entry (nil once the list is read out), that entry's rank, and where the
         /// reading of its list stands.
-        private var entries: [RouteEntry?] = []
+        private var entries: [RouteCandidate?] = []
         private var ranks: [RouteRank] = []
         private var positions: [RouteList.Position] = []
         private var heap: [Int] = []
@@ -192,7 +192,7 @@ struct RouteTrie: Sendable {
         }
 
         /// The best ranked entry left; its list's next entry takes its place.
-        mutating func popFirst() -> RouteEntry? {
+        mutating func popFirst() -> RouteCandidate? {
             guard let top = heap.first, let entry = entries[top] else { return nil }
             let hit = hits[top]
             if let next = nodes[Int(hit.node)].next(wildcard: hit.isWildcard, from: &positions[top]) {

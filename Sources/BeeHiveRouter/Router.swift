@@ -455,14 +455,14 @@ public final class Router: Sendable {
     private static func resolve(
         _ url: borrowing RouteURL, in trie: borrowing RouteTrie, caller: RouteParameters?, runningHandlers: Bool, plusAsSpace: Bool
     ) -> RouteMatch? {
-        trie.firstCandidate(url) { url, entry in
+        trie.firstCandidate(url) { url, candidate in
             // JLRoutes' merge order: query parameters, then route variables, then the caller's values, then the
             // reserved keys, each overriding the previous. All but the caller's stay in the URL and the route
             // until a handler reads them.
             var parameters = caller ?? RouteParameters()
-            parameters.setMatch(MatchedURL(url, entry: entry, plusAsSpace: plusAsSpace))
-            guard !runningHandlers || entry.definition.handler(parameters) else { return nil }
-            return RouteMatch(parameters: parameters)
+            parameters.setMatch(MatchedURL(url, candidate: candidate, plusAsSpace: plusAsSpace))
+            guard !runningHandlers || candidate.handle(parameters) else { return nil }
+            return RouteMatch(parameters: consume parameters)
         }
     }
 
