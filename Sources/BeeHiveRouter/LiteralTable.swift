@@ -3,15 +3,21 @@
 /// A lookup hashes the URL component's bytes where they lie, eight at a time, and compares them: no `String`, no
 /// `Hasher`, no allocation. A key's first 16 bytes are stored in its entry, so a key that short, which path
 /// components mostly are, is compared as two words without following a pointer to its bytes. Open addressing
-/// with linear probing, kept at most half full; removal shifts the following entries back instead of leaving
-/// tombstones, so lookups never slow down as routes come and go.
+/// with linear probing, kept at most half full, with the entries in the slots themselves: a lookup in a large
+/// table reads the slot it lands on and then the child node, one dependent memory access fewer than an index
+/// into a separate entry array. Removal shifts the following entries back instead of leaving tombstones, so
+/// lookups never slow down as routes come and go.
 struct LiteralTable: Sendable {
     private struct Entry: Sendable {
         let hash: UInt64
         /// The key's first 16 bytes, zero-padded.
         let head: Head
         let key: [UInt8]
+        /// -1 in an empty slot.
         let child: Int32
+
+        static let empty = Entry(hash: 0, head: Head(low: 0, high: 0, count: 0), key: [], child: -1)
+        var isEmpty: Bool { child < 0 }
     }
 
     /// Up to 16 bytes of a key, zero-padded, with the key's length.
@@ -27,19 +33,25 @@ struct LiteralTable: Sendable {
             count = bytes.count
         }
 
+        init(low: UInt64, high: UInt64, count: Int) {
+            self.low = low
+            self.high = high
+            self.count = count
+        }
+
         /// Whether the head is the whole key.
         var isShort: Bool { count <= 16 }
     }
 
-    private var entries: [Entry] = []
-    /// Indices into `entries`, -1 for an empty slot. Its count is zero or a power of two.
-    private var slots: [Int32] = []
+    /// Its count is zero or a power of two.
+    private var slots: [Entry] = []
+    private var count = 0
 
-    var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
     func child(for key: UnsafeBufferPointer<UInt8>) -> Int32? {
         guard let slot = slot(of: key) else { return nil }
-        return entries[Int(slots[slot])].child
+        return slots[slot].child
     }
 
     func child(for key: String) -> Int32? {
@@ -49,80 +61,68 @@ struct LiteralTable: Sendable {
 
     /// Adds a child; the key must not be present.
     mutating func insert(_ key: String, child: Int32) {
-        if (entries.count + 1) * 2 > slots.count { grow() }
+        precondition(child >= 0, "a child is a node index")
+        if (count + 1) * 2 > slots.count { grow() }
         let bytes = Array(key.utf8)
         let entry = bytes.withUnsafeBufferPointer { buffer in
             let head = Head(buffer)
             return Entry(hash: Self.hash(buffer, head: head), head: head, key: bytes, child: child)
         }
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: entry.hash) & mask
-        while slots[slot] >= 0 { slot = (slot + 1) & mask }
-        slots[slot] = Int32(entries.count)
-        entries.append(entry)
+        place(entry)
+        count += 1
     }
 
     mutating func remove(_ key: String) {
         var key = key
         guard var hole = key.withUTF8({ slot(of: $0) }) else { return }
-        let removed = Int(slots[hole])
         let mask = slots.count - 1
-        slots[hole] = -1
+        slots[hole] = .empty
+        count -= 1
         // Shift back every entry of the run that would no longer be found past the hole.
         var next = (hole + 1) & mask
-        while slots[next] >= 0 {
-            let home = Int(truncatingIfNeeded: entries[Int(slots[next])].hash) & mask
+        while !slots[next].isEmpty {
+            let home = Int(truncatingIfNeeded: slots[next].hash) & mask
             let reachable = hole <= next ? (home <= hole || home > next) : (home <= hole && home > next)
             if reachable {
-                slots[hole] = slots[next]
-                slots[next] = -1
+                slots.swapAt(hole, next)
                 hole = next
             }
             next = (next + 1) & mask
         }
-        // Keep `entries` dense: the last entry takes the removed one's place.
-        let last = entries.count - 1
-        if removed != last {
-            let moved = entries[last]
-            let movedSlot = moved.key.withUnsafeBufferPointer { slot(of: $0) }!
-            slots[movedSlot] = Int32(removed)
-            entries[removed] = moved
-        }
-        entries.removeLast()
     }
 
     private func slot(of key: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !slots.isEmpty else { return nil }
+        guard count > 0 else { return nil }
         let head = Head(key)
         let hash = Self.hash(key, head: head)
         return slots.withUnsafeBufferPointer { slots in
-            entries.withUnsafeBufferPointer { entries in
-                let mask = slots.count - 1
-                var slot = Int(truncatingIfNeeded: hash) & mask
-                while true {
-                    let index = slots[slot]
-                    if index < 0 { return nil }
-                    let entry = entries.baseAddress! + Int(index)
-                    if entry.pointee.hash == hash && entry.pointee.head == head
-                        && (head.isShort || entry.pointee.key.withUnsafeBufferPointer({ $0.elementsEqual(key) }))
-                    {
-                        return slot
-                    }
-                    slot = (slot + 1) & mask
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while true {
+                let entry = slots.baseAddress! + slot
+                if entry.pointee.isEmpty { return nil }
+                if entry.pointee.hash == hash && entry.pointee.head == head
+                    && (head.isShort || entry.pointee.key.withUnsafeBufferPointer({ $0.elementsEqual(key) }))
+                {
+                    return slot
                 }
+                slot = (slot + 1) & mask
             }
         }
     }
 
+    /// Puts an entry in the first free slot of its run; the table has room.
+    private mutating func place(_ entry: Entry) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: entry.hash) & mask
+        while !slots[slot].isEmpty { slot = (slot + 1) & mask }
+        slots[slot] = entry
+    }
+
     private mutating func grow() {
-        let capacity = max(8, slots.count * 2)
-        slots = [Int32](repeating: -1, count: capacity)
-        let mask = capacity - 1
-        for (index, entry) in entries.enumerated() {
-            var slot = Int(truncatingIfNeeded: entry.hash) & mask
-            while slots[slot] >= 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(index)
-        }
+        let old = slots
+        slots = [Entry](repeating: .empty, count: max(8, old.count * 2))
+        for entry in old where !entry.isEmpty { place(entry) }
     }
 
     /// The eight bytes at `offset`, zero-padded past the end, read in at most three loads: keys are read where
