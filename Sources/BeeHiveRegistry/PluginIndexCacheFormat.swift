@@ -225,8 +225,8 @@ package enum PluginIndexCacheFormat {
         AnnotationKind.allCases.reduce(UInt8(0)) { kinds, kind in kind.section == name ? kinds | 1 << kind.order : kinds }
     }
 
-    /// The layout stored at `position` in `layouts` for a record of `image`, if it lies inside the image from `after`
-    /// on, ends at a NUL, has its fields inside it and a name, and declares a kind of `kinds`.
+    /// The layout stored at `position` in `layouts` for a record of `image`, if it lies inside the image from
+    /// `after` on, ends at a NUL, has its fields inside it and a name, and declares a kind of `kinds`.
     private static func layout(
         _ layouts: UnsafeRawBufferPointer, at position: Int, in image: UnsafeRawBufferPointer, kinds: UInt8, after: Int
     ) -> RecordLayout? {
