@@ -51,6 +51,20 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
         self.layout = layout
     }
 
+    /// Where the fields of a record read in place lie, for the plugin index cache to keep; nil for a record
+    /// made from values.
+    var cachedLayout: RecordLayout? {
+        if case .inPlace = storage { layout } else { nil }
+    }
+
+    /// The section and offset of `origin`, without making the origin (its object path is not needed).
+    var placement: (section: String, offset: Int) {
+        switch storage {
+        case .value(let value): (value.origin.section, value.origin.offset)
+        case .inPlace(let bytes): (bytes.section, layout.offset)
+        }
+    }
+
     public var origin: RecordOrigin {
         switch storage {
         case .value(let value): value.origin

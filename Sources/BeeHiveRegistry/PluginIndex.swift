@@ -11,7 +11,7 @@ import Glibc
 public struct PluginIndex: Sendable {
     /// The folder, as an absolute path with symbolic links resolved.
     public let folder: String
-    /// The plugins, ordered by file name.
+    /// The plugins, ordered by the bytes of their file names.
     public let plugins: [IndexedPlugin]
     /// What was wrong with files of the folder: unreadable or damaged files (left out) and bad records.
     public let problems: [RegistryDiagnostic]
@@ -62,14 +62,15 @@ public struct PluginIndex: Sendable {
         // Entries of the cache that a file of the folder has now; any other is of a file gone.
         var matchedEntries = 0
         let cachedEntries = cached?.entries ?? []
+        // Bound once: binding `cached` in the loop copied it for every plugin.
+        let cachedImage = cached?.image
         var nextEntry = 0
         let user = geteuid()
         let files = pluginFiles(in: directory)
         plugins.reserveCapacity(files.count)
-        var layouts: [RecordLayout] = []
         let prefix = folder + "/"
         for file in files {
-            let name = file.name
+            let name = file.name.name
             let path = prefix + name
             guard file.statError == 0 else {
                 problems.append(RegistryDiagnostic(.unreadableObject(reason: String(cString: strerror(file.statError))), objectPath: path))
@@ -87,13 +88,13 @@ public struct PluginIndex: Sendable {
             }
             let stamp = PluginFileStamp(before)
             // Both are ordered by name: entries passed over are of files gone.
-            while nextEntry < cachedEntries.count, cachedEntries[nextEntry].name < name { nextEntry += 1 }
-            if nextEntry < cachedEntries.count, cachedEntries[nextEntry].name == name, let cached {
+            while nextEntry < cachedEntries.count, cachedEntries[nextEntry].name < file.name { nextEntry += 1 }
+            if nextEntry < cachedEntries.count, cachedEntries[nextEntry].name == file.name, let cachedImage {
                 let entry = cachedEntries[nextEntry].entry
                 nextEntry += 1
                 matchedEntries += 1
                 if entry.stamp == stamp,
-                    let records = PluginIndexCacheFormat.records(of: entry, in: cached.image, path: path, layouts: &layouts)
+                    let records = PluginIndexCacheFormat.records(of: entry, in: cachedImage, path: path)
                 {
                     plugins.append(
                         IndexedPlugin(
@@ -165,15 +166,15 @@ public struct PluginIndex: Sendable {
 
     /// A shared object of the folder and its status, taken as the folder was listed.
     private struct ListedFile {
-        let name: String
+        let name: PluginFileName
         let status: stat
         /// The `errno` of the `fstatat` that failed; 0 when `status` is the file's.
         let statError: Int32
     }
 
-    /// The folder's shared objects (a name ending in `.so` or holding `.so.`), sorted by name, each stat'ed
-    /// through the folder's descriptor with the name as `readdir` gave it; names that are not valid UTF-8 are
-    /// skipped.
+    /// The folder's shared objects (a name ending in `.so` or holding `.so.`), sorted by the bytes of their
+    /// names, each stat'ed through the folder's descriptor with the name as `readdir` gave it; names that are
+    /// not valid UTF-8 are skipped.
     private static func pluginFiles(in directory: OpaquePointer) -> [ListedFile] {
         var files: [ListedFile] = []
         let descriptor = dirfd(directory)
@@ -184,7 +185,7 @@ public struct PluginIndex: Sendable {
                 guard isSharedObjectName(bytes), let name = String(validatingCString: cName) else { return nil }
                 var status = stat()
                 let failed = fstatat(descriptor, cName, &status, 0) != 0
-                return ListedFile(name: name, status: status, statError: failed ? errno : 0)
+                return ListedFile(name: PluginFileName(name, bytes: bytes), status: status, statError: failed ? errno : 0)
             }
             if let file { files.append(file) }
         }

@@ -7,8 +7,8 @@ import Glibc
 ///
 /// The file is replaced whole (written to a temporary file, then renamed over), so any number of processes
 /// starting at once each read an old or a new cache, never a mix, and the last writer's cache stays. It is
-/// only a hint: an entry counts only for a file the folder holds now with the same stamp, and its records
-/// are parsed again as strictly as records read from a file.
+/// only a hint: an entry counts only for a file the folder holds now with the same stamp, and its records'
+/// stored layouts are checked to lie inside them (`PluginIndexCacheFormat`).
 public struct PluginIndexCache: Sendable, Hashable {
     /// The folder holding the cache files.
     public let directory: String

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(Fuzzing) import BeeHiveRegistry
 import Foundation
 import Glibc
 import Testing
@@ -61,8 +61,8 @@ import Testing
         try Data(flipped).write(to: URL(filePath: cacheFile))
         let (flippedIndex, flippedReads) = try folder.index()
         #expect(flippedReads.count == 2 && flippedIndex.cacheDiagnostics.map(\.kind.isCorrupt) == [true])
-        // A record altered in a cache with a valid checksum is parsed again and refused: the plugin is read
-        // from its file.
+        // A record the parser refuses is cached with a layout that decoding refuses: the plugin is read from its
+        // file.
         let (current, _) = try folder.index()
         let altered = current.plugins.map { plugin in
             plugin.fileName != "libplugin0.so" ? plugin : IndexedPlugin(
@@ -79,6 +79,61 @@ import Testing
         try Data(PluginIndexCacheFormat.encode(altered, folder: current.folder)).write(to: URL(filePath: cacheFile))
         let (_, reads) = try folder.index()
         #expect(reads.count == 1 && reads.first?.hasSuffix("/libplugin0.so") == true)
+    }
+
+    /// Each byte of a cache changed in turn, its checksum set right again: whatever a changed layout says, the
+    /// records made from it stay inside their bytes, and a layout outside its record or of a kind its section
+    /// does not hold has the plugin read from its file.
+    @Test func damagedLayoutsAreRefusedOrStayInsideTheirRecords() throws {
+        let folder = try PluginFolder()
+        defer { folder.remove() }
+        try folder.addPlugin(0)
+        let (cold, _) = try folder.index()
+        let cacheFile = folder.cache.file(forFolder: cold.folder)
+        let valid = [UInt8](try Data(contentsOf: URL(filePath: cacheFile)))
+        func index(_ bytes: [UInt8]) throws -> (PluginIndex, reads: [String]) {
+            try Data(PluginIndexCache.sealed(bytes)).write(to: URL(filePath: cacheFile))
+            return try folder.index()
+        }
+        // The last 30 bytes are the layout of the plugin's last record: its kind is 4 bytes from the end, its
+        // length 26.
+        var foreignKind = valid
+        foreignKind[valid.count - 4] = 9
+        var tooLong = valid
+        tooLong[valid.count - 26] = 0xFF
+        tooLong[valid.count - 25] = 0x0F
+        for refused in [foreignKind, tooLong] {
+            let (index, reads) = try index(refused)
+            #expect(reads.count == 1 && index.plugins.count == 1)
+            #expect(index.plugins.first?.records == cold.plugins.first?.records)
+        }
+        // After the 24-byte header (magic, version, checksum).
+        for position in 24..<valid.count {
+            var damaged = valid
+            damaged[position] ^= 0xA5
+            let (index, _) = try index(damaged)
+            #expect(index.plugins.count == 1)
+            for record in index.plugins.flatMap(\.records) {
+                #expect(!record.text.isEmpty && !record.identity.name.isEmpty)
+                _ = record.payload
+            }
+        }
+    }
+
+    /// Names are ordered and matched by their bytes: two Unicode spellings of one name are two plugins, each met
+    /// by its own cache entry, and names sharing their first 16 bytes are told apart by the rest.
+    @Test func namesAreOrderedAndMatchedByTheirBytes() throws {
+        let folder = try PluginFolder()
+        defer { folder.remove() }
+        let names = ["libcaf\u{E9}.so", "libcafe\u{301}.so", "libplugin-long-name-b.so", "libplugin-long-name-a.so", "libplugin-long-name.so"]
+        for (number, name) in names.enumerated() { try folder.addPlugin(number, name: name) }
+        let expected = names.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        let (cold, coldReads) = try folder.index()
+        #expect(coldReads.count == 5 && cold.plugins.map { Array($0.fileName.utf8) } == expected)
+        let (warm, warmReads) = try folder.index()
+        #expect(warmReads.isEmpty && warm.cacheDiagnostics.isEmpty)
+        #expect(warm.plugins.map { Array($0.fileName.utf8) } == expected)
+        #expect(warm.plugins.map(\.records) == cold.plugins.map(\.records))
     }
 
     @Test func foreignCacheIsRebuilt() throws {
