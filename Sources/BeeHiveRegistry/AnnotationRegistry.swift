@@ -157,7 +157,7 @@ public final class AnnotationRegistry: Sendable {
             update.diagnostics += arrival.diagnostics
             // By position: a record is copied (a retain and a release) only for a duplicate, which is rare.
             for position in arrival.records.indices {
-                if let first = firstObjects[index] {
+                if !firstObjects.isEmpty, let first = firstObjects[index] {
                     let record = arrival.records[position]
                     update.diagnostics.append(
                         RegistryDiagnostic(
@@ -193,6 +193,12 @@ public final class AnnotationRegistry: Sendable {
             offset = record.origin.offset
         }
 
+        /// Whether the keys at two places of a buffer have the same identity, read where they lie.
+        static func sameIdentity(_ keys: UnsafeBufferPointer<SortKey>, _ lhs: Int, _ rhs: Int) -> Bool {
+            keys[lhs].identity.kind == keys[rhs].identity.kind && keys[lhs].identity.name == keys[rhs].identity.name
+                && keys[lhs].identity.qualifier == keys[rhs].identity.qualifier
+        }
+
         /// The order rule, for the keys at two places of a buffer, each field read where it lies: `RecordIdentity`'s
         /// order (kind, name, qualifier), then the object path, then the offset. Not `lhs.identity < rhs.identity`
         /// on keys passed whole: the optimizer copied each key out of the buffer for the call, retaining and
@@ -225,9 +231,12 @@ public final class AnnotationRegistry: Sendable {
 
     /// For each arriving record that duplicates another, the object path of the first record declaring the
     /// same thing: one of the `earlier` objects' (the first by path), or else the arrival that comes first.
+    /// Empty when no record is a duplicate, as at a start-up.
     ///
     /// Arrivals that declare the same thing are neighbours in key order, in arrival order among themselves, so
-    /// they are found without hashing; only when objects were there before are identities looked up.
+    /// they are found without hashing, comparing keys where they lie (copying an identity out of the buffer
+    /// retained and released its two strings, for every record); only when objects were there before are
+    /// identities looked up.
     private static func firstObjects(
         order: [Int], keys: [SortKey], earlier: [ObjectAnnotations]
     ) -> [String?] {
@@ -235,16 +244,20 @@ public final class AnnotationRegistry: Sendable {
         for object in earlier.sorted(by: { $0.object.path < $1.object.path }) {
             for record in object.records where firstSeen[record.identity] == nil { firstSeen[record.identity] = object.object.path }
         }
-        var firstObjects = [String?](repeating: nil, count: keys.count)
-        var start = 0
-        while start < order.count {
-            let identity = keys[order[start]].identity
-            var end = start + 1
-            while end < order.count && keys[order[end]].identity == identity { end += 1 }
-            let before = firstSeen.isEmpty ? nil : firstSeen[identity]
-            let first = before ?? keys[order[start]].objectPath
-            for position in (before == nil ? start + 1 : start)..<end { firstObjects[order[position]] = first }
-            start = end
+        var firstObjects: [String?] = []
+        keys.withUnsafeBufferPointer { keys in
+            var start = 0
+            while start < order.count {
+                var end = start + 1
+                while end < order.count && SortKey.sameIdentity(keys, order[start], order[end]) { end += 1 }
+                let before = firstSeen.isEmpty ? nil : firstSeen[keys[order[start]].identity]
+                if before != nil || end - start > 1 {
+                    if firstObjects.isEmpty { firstObjects = [String?](repeating: nil, count: keys.count) }
+                    let first = before ?? keys[order[start]].objectPath
+                    for position in (before == nil ? start + 1 : start)..<end { firstObjects[order[position]] = first }
+                }
+                start = end
+            }
         }
         return firstObjects
     }
