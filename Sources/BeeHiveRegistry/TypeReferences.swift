@@ -29,33 +29,33 @@ package enum TypeReferences {
     /// outside the lock, and a lookup takes a reference to the table rather than copying it.
     private final class Table {
         let generation: UInt64?
-        /// Open addressing with linear probing, a power of two of slots, at most half full; a zero hash (which
-        /// no name has) marks an empty slot.
-        let slots: [Entry]
+        /// Open addressing with linear probing, a power of two of slots, at most half full. Slot `i` is the
+        /// hash at `2 * i` (zero, which no name hashes to, when empty) and the function's address at `2 * i + 1`:
+        /// one array of `UInt64`, whose storage type the process already has, where an array of structs made
+        /// the runtime build its storage type from a mangled name at the first start-up.
+        let slots: [UInt64]
         let count: Int
 
-        init(generation: UInt64?, entries: [Entry]) {
+        /// `references` holds hashes and function addresses, alternately.
+        init(generation: UInt64?, references: [UInt64]) {
             self.generation = generation
-            count = entries.count
+            count = references.count / 2
             var capacity = 16
-            while capacity < entries.count * 2 { capacity *= 2 }
-            var slots = [Entry](repeating: Entry(hash: 0, function: nil), count: capacity)
+            while capacity < count * 2 { capacity *= 2 }
+            var slots = [UInt64](repeating: 0, count: capacity * 2)
             let mask = capacity - 1
-            for entry in entries {
-                var slot = Int(truncatingIfNeeded: entry.hash) & mask
-                while slots[slot].hash != 0 { slot = (slot + 1) & mask }
-                slots[slot] = entry
+            for index in 0..<count {
+                let hash = references[2 * index]
+                var slot = Int(truncatingIfNeeded: hash) & mask
+                while slots[2 * slot] != 0 { slot = (slot + 1) & mask }
+                slots[2 * slot] = hash
+                slots[2 * slot + 1] = references[2 * index + 1]
             }
             self.slots = slots
         }
     }
 
-    private struct Entry {
-        let hash: UInt64
-        let function: Function?
-    }
-
-    private static let table = Locked(Table(generation: nil, entries: []))
+    private static let table = Locked(Table(generation: nil, references: []))
 
     /// The type named `name`, as `T`, when a Swift macro wrote a reference for it; nil otherwise.
     ///
@@ -95,11 +95,12 @@ package enum TypeReferences {
         let key = hash(name)
         let table = refreshedTable()
         return table.slots.withUnsafeBufferPointer { slots in
-            let mask = slots.count - 1
+            let mask = slots.count / 2 - 1
             var slot = Int(truncatingIfNeeded: key) & mask
-            while slots[slot].hash != 0 {
-                if slots[slot].hash == key, let function = slots[slot].function, isWritten(function, under: name), body(function) {
-                    return true
+            while slots[2 * slot] != 0 {
+                if slots[2 * slot] == key, let address = UnsafeRawPointer(bitPattern: UInt(slots[2 * slot + 1])) {
+                    let function = unsafeBitCast(address, to: Function.self)
+                    if isWritten(function, under: name) && body(function) { return true }
                 }
                 slot = (slot + 1) & mask
             }
@@ -130,9 +131,9 @@ package enum TypeReferences {
     }
 
     private static func build() -> Table {
-        guard let snapshot = bh_snapshot_take() else { return Table(generation: nil, entries: []) }
+        guard let snapshot = bh_snapshot_take() else { return Table(generation: nil, references: []) }
         defer { bh_snapshot_free(snapshot) }
-        var entries: [Entry] = []
+        var references: [UInt64] = []
         for index in 0..<snapshot.pointee.count {
             guard let object = snapshot.pointee.objects[index], object.pointee.source == BH_SOURCE_MEMORY.rawValue else { continue }
             for sectionIndex in 0..<object.pointee.section_count {
@@ -140,17 +141,17 @@ package enum TypeReferences {
                 guard section.status == BH_SECTION_OK.rawValue, let name = section.name, let data = section.data,
                     strcmp(name, BEEHIVE_SECTION_TYPES) == 0
                 else { continue }
-                read(UnsafeRawBufferPointer(start: data, count: section.size), into: &entries)
+                read(UnsafeRawBufferPointer(start: data, count: section.size), into: &references)
             }
         }
-        return Table(generation: snapshot.pointee.generation, entries: entries)
+        return Table(generation: snapshot.pointee.generation, references: references)
     }
 
     /// Entries are 16 bytes: the hash, then the function. Runs of zero words are padding (sanitizers and
     /// linkers align and pad each contribution), so a zero hash is skipped one word at a time.
-    private static func read(_ bytes: UnsafeRawBufferPointer, into entries: inout [Entry]) {
+    private static func read(_ bytes: UnsafeRawBufferPointer, into references: inout [UInt64]) {
         let entrySize = Int(BEEHIVE_TYPE_REFERENCE_SIZE)
-        entries.reserveCapacity(entries.count + bytes.count / entrySize)
+        references.reserveCapacity(references.count + 2 * (bytes.count / entrySize))
         var offset = 0
         while offset + 8 <= bytes.count {
             let key = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
@@ -159,9 +160,10 @@ package enum TypeReferences {
                 continue
             }
             guard offset + entrySize <= bytes.count else { return }
-            let address = bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt.self)
-            if let pointer = UnsafeRawPointer(bitPattern: address) {
-                entries.append(Entry(hash: key, function: unsafeBitCast(pointer, to: Function.self)))
+            let address = bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
+            if address != 0 {
+                references.append(key)
+                references.append(address)
             }
             offset += entrySize
         }
