@@ -33,7 +33,9 @@ struct SectionRecord {
 
     /// The record, the note, and the type reference: the hash of the recorded type name and a function that
     /// returns the type as `conformance`'s existential metatype, so that the registry gets the type without a
-    /// name lookup or a conformance scan, and the compiler checks the conformance.
+    /// name lookup or a conformance scan, and the compiler checks the conformance. Passed 1 instead of a
+    /// metatype (`TypeReferences.nameQuery`), the function returns the name it was written under, so that a
+    /// name whose hash it shares cannot find it.
     ///
     /// The reference also keeps the type alive: whole-module optimisation emits the metadata of an internal
     /// struct or enum, and its conformance records, only if something uses them, and an annotated type may have
@@ -74,6 +76,10 @@ struct SectionRecord {
             """
             @section("\(raw: Self.types)") @used
             private static let \(context.makeUniqueName("beeHiveType")): (Swift.UInt64, @convention(c) (Swift.UnsafeRawPointer, Swift.UnsafeMutableRawPointer) -> Swift.Bool) = (\(raw: Self.hashLiteral(of: type.recordText)), { expected, result in
+                if Swift.Int(bitPattern: expected) == 1 {
+                    result.initializeMemory(as: Swift.StaticString.self, repeating: \(raw: Self.stringLiteral(type.recordText)), count: 1)
+                    return true
+                }
                 guard expected == Swift.unsafeBitCast(\(raw: existential).self as Any.Type, to: Swift.UnsafeRawPointer.self) else { return false }
                 result.initializeMemory(as: \(raw: existential).self, repeating: `\(raw: localName)`.self, count: 1)
                 return true
@@ -87,6 +93,10 @@ struct SectionRecord {
                 """
                 @section("\(raw: Self.types)") @used
                 private static let \(context.makeUniqueName("beeHiveProtocol")): (Swift.UInt64, @convention(c) (Swift.UnsafeRawPointer, Swift.UnsafeMutableRawPointer) -> Swift.Bool) = (\(raw: Self.hashLiteral(of: name)), { expected, result in
+                    if Swift.Int(bitPattern: expected) == 1 {
+                        result.initializeMemory(as: Swift.StaticString.self, repeating: \(raw: Self.stringLiteral(name)), count: 1)
+                        return true
+                    }
                     guard expected == Swift.unsafeBitCast(Any.Type.self as Any.Type, to: Swift.UnsafeRawPointer.self) else { return false }
                     result.initializeMemory(as: Any.Type.self, repeating: (any \(raw: source)).self, count: 1)
                     return true
@@ -110,6 +120,21 @@ struct SectionRecord {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
         return hash == 0 ? 1 : hash
+    }
+
+    /// The name as a Swift string literal: quotes, backslashes and control characters escaped.
+    static func stringLiteral(_ name: String) -> String {
+        var literal = "\""
+        for scalar in name.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" {
+                literal += "\\" + String(scalar)
+            } else if scalar.value < 0x20 || scalar.value == 0x7F {
+                literal += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                literal.unicodeScalars.append(scalar)
+            }
+        }
+        return literal + "\""
     }
 
     private static func hashLiteral(of name: String) -> String {

@@ -113,6 +113,20 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// For a record read in place, its identity's name and qualifier as bytes of its section (valid while the
+    /// record lives), with its object path and offset, all without making a string; nil for a record made from
+    /// values. What the registry orders records by.
+    var identityBytes: (name: UnsafeRawBufferPointer, qualifier: UnsafeRawBufferPointer, objectPath: String, offset: Int)? {
+        guard case .inPlace(let bytes) = storage else { return nil }
+        let start = layout.start
+        return (
+            UnsafeRawBufferPointer(rebasing: bytes.buffer[(start + Int(layout.name.start))..<(start + Int(layout.name.end))]),
+            UnsafeRawBufferPointer(
+                rebasing: bytes.buffer[(start + Int(layout.qualifier.start))..<(start + Int(layout.qualifier.end))]),
+            bytes.objectPath, layout.offset
+        )
+    }
+
     /// Compares and hashes the record's bytes in place: records are dictionary keys throughout the hub, and
     /// making their text as a `String` for every lookup cost more than registering what they declare.
     public static func == (lhs: AnnotationRecord, rhs: AnnotationRecord) -> Bool {

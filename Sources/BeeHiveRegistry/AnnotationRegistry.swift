@@ -1,4 +1,7 @@
 import BeeHiveLocks
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Every annotation record of every loaded object, kept current as objects are loaded and unloaded.
 ///
@@ -144,12 +147,8 @@ public final class AnnotationRegistry: Sendable {
         // whatever the link order.
         let arrivals = pending.values.sorted { ($0.object.path, $0.object.id) < ($1.object.path, $1.object.id) }
         // The arrivals' sort keys are made once, for the order and for the duplicate check.
-        var addedKeys: [SortKey] = []
-        addedKeys.reserveCapacity(arrivals.reduce(0) { $0 + $1.records.count })
-        for arrival in arrivals {
-            for record in arrival.records { addedKeys.append(SortKey(record)) }
-            update.added += arrival.records
-        }
+        for arrival in arrivals { update.added += arrival.records }
+        let addedKeys = SortKey.keys(of: update.added)
         let order = Self.order(of: addedKeys)
         let firstObjects = Self.firstObjects(order: order, keys: addedKeys, earlier: state.objects.values)
         var index = 0
@@ -157,11 +156,11 @@ public final class AnnotationRegistry: Sendable {
             update.diagnostics += arrival.diagnostics
             // By position: a record is copied (a retain and a release) only for a duplicate, which is rare.
             for position in arrival.records.indices {
-                if let first = firstObjects[index] {
+                if !firstObjects.isEmpty, let first = firstObjects[index] {
                     let record = arrival.records[position]
                     update.diagnostics.append(
                         RegistryDiagnostic(
-                            .duplicate(addedKeys[index].identity, firstObject: first), objectPath: addedKeys[index].objectPath,
+                            .duplicate(record.identity, firstObject: first), objectPath: addedKeys[index].objectPath,
                             section: record.origin.section, record: record.text))
                 }
                 index += 1
@@ -182,15 +181,63 @@ public final class AnnotationRegistry: Sendable {
     }
 
     /// What records are ordered by: identity (kind, name, qualifier), object path, offset.
+    ///
+    /// Keys compare the identity's name and qualifier as bytes, where the records lie in their sections, when
+    /// every record of a batch was read in place and its name and qualifier are ASCII: ASCII orders by bytes
+    /// exactly as `String` does, and making 600 identities as strings and comparing them as strings cost more
+    /// than the rest of a start-up's refresh. Otherwise (records made from values, or a non-ASCII name, where
+    /// `String` orders by canonical equivalence) every key of the batch holds its identity as strings. The
+    /// bytes stay valid while the records do, and keys never outlive the call that made them.
     private struct SortKey {
-        let identity: RecordIdentity
+        let kind: AnnotationKind
+        let name: UnsafeRawBufferPointer
+        let qualifier: UnsafeRawBufferPointer
+        /// The identity as strings, when the batch is compared as strings.
+        let identity: RecordIdentity?
         let objectPath: String
         let offset: Int
 
-        init(_ record: AnnotationRecord) {
-            identity = record.identity
-            objectPath = record.origin.objectPath
-            offset = record.origin.offset
+        /// One key per record, in order: compared as bytes when all of them can be.
+        static func keys(of records: [AnnotationRecord]) -> [SortKey] {
+            var keys: [SortKey] = []
+            keys.reserveCapacity(records.count)
+            for index in records.indices {
+                guard let bytes = records[index].identityBytes, isASCII(bytes.name), isASCII(bytes.qualifier) else {
+                    return records.map { record in
+                        let origin = record.origin
+                        return SortKey(
+                            kind: record.kind, name: UnsafeRawBufferPointer(start: nil, count: 0),
+                            qualifier: UnsafeRawBufferPointer(start: nil, count: 0), identity: record.identity,
+                            objectPath: origin.objectPath, offset: origin.offset)
+                    }
+                }
+                keys.append(
+                    SortKey(
+                        kind: records[index].kind, name: bytes.name, qualifier: bytes.qualifier, identity: nil,
+                        objectPath: bytes.objectPath, offset: bytes.offset))
+            }
+            return keys
+        }
+
+        private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            bytes.allSatisfy { $0 < 0x80 }
+        }
+
+        /// The identity as strings, made for a key compared as bytes.
+        var recordIdentity: RecordIdentity {
+            identity
+                ?? RecordIdentity(
+                    kind: kind, name: String(decoding: name, as: UTF8.self), qualifier: String(decoding: qualifier, as: UTF8.self))
+        }
+
+        /// Whether the keys at two places of a buffer have the same identity, read where they lie.
+        static func sameIdentity(_ keys: UnsafeBufferPointer<SortKey>, _ lhs: Int, _ rhs: Int) -> Bool {
+            guard keys[lhs].kind == keys[rhs].kind else { return false }
+            if keys[lhs].identity != nil {
+                return keys[lhs].identity!.name == keys[rhs].identity!.name
+                    && keys[lhs].identity!.qualifier == keys[rhs].identity!.qualifier
+            }
+            return compare(keys[lhs].name, keys[rhs].name) == 0 && compare(keys[lhs].qualifier, keys[rhs].qualifier) == 0
         }
 
         /// The order rule, for the keys at two places of a buffer, each field read where it lies: `RecordIdentity`'s
@@ -199,21 +246,36 @@ public final class AnnotationRegistry: Sendable {
         /// releasing four strings per comparison (11,747 retains in a start-up of 600 records, per a uprobe on
         /// `swift_retain`; none this way). The sort and `merged` both use this, so they agree.
         static func precedes(_ keys: UnsafeBufferPointer<SortKey>, _ lhs: Int, _ rhs: Int) -> Bool {
-            if keys[lhs].identity.kind != keys[rhs].identity.kind {
-                return keys[lhs].identity.kind.order < keys[rhs].identity.kind.order
-            }
-            if keys[lhs].identity.name != keys[rhs].identity.name { return keys[lhs].identity.name < keys[rhs].identity.name }
-            if keys[lhs].identity.qualifier != keys[rhs].identity.qualifier {
-                return keys[lhs].identity.qualifier < keys[rhs].identity.qualifier
+            if keys[lhs].kind != keys[rhs].kind { return keys[lhs].kind.order < keys[rhs].kind.order }
+            if keys[lhs].identity != nil {
+                if keys[lhs].identity!.name != keys[rhs].identity!.name { return keys[lhs].identity!.name < keys[rhs].identity!.name }
+                if keys[lhs].identity!.qualifier != keys[rhs].identity!.qualifier {
+                    return keys[lhs].identity!.qualifier < keys[rhs].identity!.qualifier
+                }
+            } else {
+                let name = compare(keys[lhs].name, keys[rhs].name)
+                if name != 0 { return name < 0 }
+                let qualifier = compare(keys[lhs].qualifier, keys[rhs].qualifier)
+                if qualifier != 0 { return qualifier < 0 }
             }
             if keys[lhs].objectPath != keys[rhs].objectPath { return keys[lhs].objectPath < keys[rhs].objectPath }
             return keys[lhs].offset < keys[rhs].offset
+        }
+
+        /// Byte-wise order, a shorter prefix first.
+        private static func compare(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
+            let common = min(lhs.count, rhs.count)
+            if common > 0 {
+                let result = memcmp(lhs.baseAddress!, rhs.baseAddress!, common)
+                if result != 0 { return Int(result) }
+            }
+            return lhs.count - rhs.count
         }
     }
 
     /// Sorts indices by precomputed keys: records are large, and copying them in every comparison dominated.
     private static func ordered(_ records: [AnnotationRecord]) -> [AnnotationRecord] {
-        order(of: records.map(SortKey.init)).map { records[$0] }
+        order(of: SortKey.keys(of: records)).map { records[$0] }
     }
 
     /// The positions of `keys` in key order; keys that tie keep their order.
@@ -225,9 +287,12 @@ public final class AnnotationRegistry: Sendable {
 
     /// For each arriving record that duplicates another, the object path of the first record declaring the
     /// same thing: one of the `earlier` objects' (the first by path), or else the arrival that comes first.
+    /// Empty when no record is a duplicate, as at a start-up.
     ///
     /// Arrivals that declare the same thing are neighbours in key order, in arrival order among themselves, so
-    /// they are found without hashing; only when objects were there before are identities looked up.
+    /// they are found without hashing, comparing keys where they lie (copying an identity out of the buffer
+    /// retained and released its two strings, for every record); only when objects were there before are
+    /// identities looked up.
     private static func firstObjects(
         order: [Int], keys: [SortKey], earlier: [ObjectAnnotations]
     ) -> [String?] {
@@ -235,16 +300,20 @@ public final class AnnotationRegistry: Sendable {
         for object in earlier.sorted(by: { $0.object.path < $1.object.path }) {
             for record in object.records where firstSeen[record.identity] == nil { firstSeen[record.identity] = object.object.path }
         }
-        var firstObjects = [String?](repeating: nil, count: keys.count)
-        var start = 0
-        while start < order.count {
-            let identity = keys[order[start]].identity
-            var end = start + 1
-            while end < order.count && keys[order[end]].identity == identity { end += 1 }
-            let before = firstSeen.isEmpty ? nil : firstSeen[identity]
-            let first = before ?? keys[order[start]].objectPath
-            for position in (before == nil ? start + 1 : start)..<end { firstObjects[order[position]] = first }
-            start = end
+        var firstObjects: [String?] = []
+        keys.withUnsafeBufferPointer { keys in
+            var start = 0
+            while start < order.count {
+                var end = start + 1
+                while end < order.count && SortKey.sameIdentity(keys, order[start], order[end]) { end += 1 }
+                let before = firstSeen.isEmpty ? nil : firstSeen[keys[order[start]].recordIdentity]
+                if before != nil || end - start > 1 {
+                    if firstObjects.isEmpty { firstObjects = [String?](repeating: nil, count: keys.count) }
+                    let first = before ?? keys[order[start]].objectPath
+                    for position in (before == nil ? start + 1 : start)..<end { firstObjects[order[position]] = first }
+                }
+                start = end
+            }
         }
         return firstObjects
     }
@@ -256,7 +325,7 @@ public final class AnnotationRegistry: Sendable {
         var result: [AnnotationRecord] = []
         result.reserveCapacity(first.count + second.count)
         // The keys of `first`, then those of `second`.
-        let keys = (first + second).map(SortKey.init)
+        let keys = SortKey.keys(of: first + second)
         var i = 0
         var j = 0
         keys.withUnsafeBufferPointer { keys in

@@ -70,8 +70,14 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
             // Each lookup hashes a record's text: none is needed while nothing is registered or pending.
             let known = state.pending.isEmpty ? [] : Set(state.pending)
             let tokens = state.isEmpty ? [:] : state.indexedTokens()
-            let fresh = records.filter {
-                consumer.consumes($0) && (known.isEmpty || !known.contains($0)) && (tokens.isEmpty || tokens[$0] == nil)
+            // By index: `filter` copied every record it looked at (a retain and a release each), though only
+            // a consumer's own kind is kept.
+            var fresh: [AnnotationRecord] = []
+            for index in records.indices
+            where consumer.consumes(records[index]) && (known.isEmpty || !known.contains(records[index]))
+                && (tokens.isEmpty || tokens[records[index]] == nil)
+            {
+                fresh.append(records[index])
             }
             defer { state.pending.removeAll() }
             return (state.pending, fresh)

@@ -53,6 +53,10 @@ import Testing
 
                     @section("beehive_types") @used
                     private static let __macro_local_11beeHiveTypefMu_: (Swift.UInt64, @convention(c) (Swift.UnsafeRawPointer, Swift.UnsafeMutableRawPointer) -> Swift.Bool) = (0x3f42847b015a331f, { expected, result in
+                        if Swift.Int(bitPattern: expected) == 1 {
+                            result.initializeMemory(as: Swift.StaticString.self, repeating: "4Shop4ImplV", count: 1)
+                            return true
+                        }
                         guard expected == Swift.unsafeBitCast((any BeeHiveServices.ServiceImplementation.Type).self as Any.Type, to: Swift.UnsafeRawPointer.self) else {
                                 return false
                             }
@@ -62,6 +66,10 @@ import Testing
 
                     @section("beehive_types") @used
                     private static let __macro_local_15beeHiveProtocolfMu_: (Swift.UInt64, @convention(c) (Swift.UnsafeRawPointer, Swift.UnsafeMutableRawPointer) -> Swift.Bool) = (0x230b9363d6998c75, { expected, result in
+                        if Swift.Int(bitPattern: expected) == 1 {
+                            result.initializeMemory(as: Swift.StaticString.self, repeating: "Interfaces.HomeService", count: 1)
+                            return true
+                        }
                         guard expected == Swift.unsafeBitCast(Any.Type.self as Any.Type, to: Swift.UnsafeRawPointer.self) else {
                                 return false
                             }

@@ -54,6 +54,28 @@ final class ReferencedServiceImpl: ReferencedService, SimpleServiceImplementatio
         #expect(try manager.resolve(ReferencedService.self).name == "referenced")
     }
 
+    /// A reference is found by the hash of its name and confirmed by the name it returns, so a name that shares
+    /// its hash cannot find it (and `contains` cannot vouch for a protocol that is not there).
+    @Test func referenceIsConfirmedByItsName() {
+        let named: TypeReferences.Function = { expected, result in
+            guard expected == TypeReferences.nameQuery else { return false }
+            result.initializeMemory(as: StaticString.self, repeating: "Shop.Service", count: 1)
+            return true
+        }
+        #expect(TypeReferences.isWritten(named, under: "Shop.Service"))
+        #expect(!TypeReferences.isWritten(named, under: "Shop.Servic"))
+        #expect(!TypeReferences.isWritten(named, under: "Shop.Other"))
+        // A function from before functions answered the name query: never taken for a name.
+        let unnamed: TypeReferences.Function = { _, _ in false }
+        #expect(!TypeReferences.isWritten(unnamed, under: "Shop.Service"))
+    }
+
+    @Test func macroAnnotatedProtocolIsKnownByItsExactName() {
+        _ = AnnotationRegistry.shared.refresh()
+        #expect(TypeReferences.contains("BeeHiveServicesTests.ReferencedService"))
+        #expect(!TypeReferences.contains("BeeHiveServicesTests.ReferencedServic"))
+    }
+
     @Test func hashMatchesTheMacros() {
         #expect(TypeReferences.hash("") == 0xcbf2_9ce4_8422_2325)
         #expect(TypeReferences.hash("a") == 0xaf63_dc4c_8601_ec8c)
