@@ -5,20 +5,11 @@ struct RouteEntry: Sendable {
     /// Which expansion of the definition's pattern this is: its variable names are read from there, so that an
     /// entry holds one reference.
     let expansion: Int
-    /// The same definition, not retained: what a walk hands out (``candidate``).
-    private let unretainedDefinition: Unmanaged<RouteDefinition>
-
-    init(rank: RouteRank, definition: RouteDefinition, expansion: Int) {
-        self.rank = rank
-        self.definition = definition
-        self.expansion = expansion
-        unretainedDefinition = Unmanaged.passUnretained(definition)
-    }
 
     /// The entry as a walk hands it out. Trying a route then retains nothing: the entry stays in the trie, and
     /// so alive, for as long as the routing snapshot that found it.
     var candidate: RouteCandidate {
-        RouteCandidate(rank: rank, definition: unretainedDefinition, expansion: expansion)
+        RouteCandidate(rank: rank, definition: Unmanaged.passUnretained(definition), expansion: expansion)
     }
 }
 
