@@ -60,7 +60,7 @@ final class PluginDirectories: Sendable {
     private static func makePendingDeclarations(_ state: inout State) {
         guard !state.pendingDeclarations.isEmpty else { return }
         for index in state.pendingDeclarations {
-            for identity in index.declaredIdentities where identity.kind == .service {
+            for identity in index.declaredIdentities(of: .service) {
                 let key = ServiceManager.deferredIdentity(ofDeclared: identity)
                 if key != identity, state.services[key] == nil { state.services[key] = identity }
             }

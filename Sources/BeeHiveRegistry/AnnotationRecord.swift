@@ -127,6 +127,17 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
         )
     }
 
+    /// The bytes of the record's identity's name and qualifier: in place for a record read from a section,
+    /// without making a string.
+    func withIdentityBytes<Result>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Result) -> Result {
+        if let bytes = identityBytes { return body(bytes.name, bytes.qualifier) }
+        var name = identity.name
+        var qualifier = identity.qualifier
+        return name.withUTF8 { name in
+            qualifier.withUTF8 { qualifier in body(UnsafeRawBufferPointer(name), UnsafeRawBufferPointer(qualifier)) }
+        }
+    }
+
     /// Compares and hashes the record's bytes in place: records are dictionary keys throughout the hub, and
     /// making their text as a `String` for every lookup cost more than registering what they declare.
     public static func == (lhs: AnnotationRecord, rhs: AnnotationRecord) -> Bool {

@@ -141,7 +141,7 @@ public struct PluginIndex: Sendable {
                 if paths[identity]?.contains(path) != true { paths[identity]?.append(path) }
                 continue
             }
-            guard let earlier = declarations.first[identity].map({ plugins[$0].path }) ?? linkedFirst[identity] else {
+            guard let earlier = declarations.firstPlugin(declaring: identity).map({ plugins[$0].path }) ?? linkedFirst[identity] else {
                 linkedFirst[identity] = path
                 continue
             }
@@ -152,14 +152,14 @@ public struct PluginIndex: Sendable {
 
     /// The plugin declaring `identity`, if any.
     public func plugin(declaring identity: RecordIdentity) -> IndexedPlugin? {
-        declarations.first[identity].map { plugins[$0] }
+        declarations.firstPlugin(declaring: identity).map { plugins[$0] }
     }
 
     /// Whether a plugin of the index declares `identity`.
-    package func declares(_ identity: RecordIdentity) -> Bool { declarations.first[identity] != nil }
+    package func declares(_ identity: RecordIdentity) -> Bool { declarations.firstPlugin(declaring: identity) != nil }
 
-    /// Every identity the plugins declare.
-    package var declaredIdentities: Dictionary<RecordIdentity, Int>.Keys { declarations.first.keys }
+    /// Every identity of `kind` the plugins declare, each once.
+    package func declaredIdentities(of kind: AnnotationKind) -> [RecordIdentity] { declarations.identities(of: kind) }
 
     /// The plugins carrying module records, in index order.
     package var pluginsWithModules: [IndexedPlugin] { declarations.modulePlugins.map { plugins[$0] } }

@@ -10,4 +10,24 @@ extension PluginIndexCache {
         PluginIndexCacheFormat.seal(&sealed)
         return sealed
     }
+
+    /// Every plugin entry of the cache `bytes` of `folder`, with the records its stored layouts give (nil where
+    /// decoding refuses a layout), or nil when the cache as a whole is refused. This is what a warm start
+    /// decodes for the files a folder holds, reached without the folder holding them: the records of an entry
+    /// are decoded only when its file is there, so fuzzing through an empty folder never gets that far.
+    @_spi(Fuzzing)
+    public static func decodedEntries(_ bytes: [UInt8], folder: String) -> [(fileName: String, records: [AnnotationRecord]?)]? {
+        let image = PluginIndexCacheImage(copying: bytes)
+        guard let decoded = try? PluginIndexCacheFormat.decode(image, folder: folder) else { return nil }
+        return decoded.entries.map { name, entry in
+            let path = folder + "/" + name.name
+            return (name.name, PluginIndexCacheFormat.records(of: entry, in: image, path: path))
+        }
+    }
+
+    /// The cache of `folder` holding `plugins`, sealed, as an index writes it.
+    @_spi(Fuzzing)
+    public static func encoded(_ plugins: [IndexedPlugin], folder: String) -> [UInt8] {
+        PluginIndexCacheFormat.encode(plugins, folder: folder)
+    }
 }

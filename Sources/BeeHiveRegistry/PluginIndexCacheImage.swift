@@ -21,6 +21,13 @@ final class PluginIndexCacheImage: @unchecked Sendable {
         bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(memory)[0..<filled])
     }
 
+    /// A copy of `source`, for decoding bytes that were not read from a file.
+    init(copying source: [UInt8]) {
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(source.count, 1), alignment: 8)
+        source.withUnsafeBytes { memory.copyMemory(from: $0) }
+        bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(memory)[0..<source.count])
+    }
+
     deinit {
         UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.deallocate()
     }

@@ -56,7 +56,47 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     } catch {
         require(false, "indexing an empty trusted folder failed: \(error)")
     }
+    checkEntries(bytes)
     return 0
+}
+
+/// The records the cache's layouts give for each entry, as a warm start decodes them for files the folder
+/// holds: each must be readable whole, lie in the section its kind belongs to, and come back equal when the
+/// entries are written as a cache again and read back.
+func checkEntries(_ bytes: [UInt8]) {
+    guard let entries = PluginIndexCache.decodedEntries(bytes, folder: folder) else { return }
+    var plugins: [IndexedPlugin] = []
+    for (fileName, records) in entries {
+        guard let records else { continue }
+        for record in records {
+            require(!record.text.isEmpty && !record.description.isEmpty, "a decoded record without text")
+            require(record.origin.section == record.kind.section, "a \(record.kind) record in \(record.origin.section)")
+            require(record.identity.kind == record.kind, "a \(record.kind) record with a \(record.identity.kind) identity")
+            require(kind(of: record.payload) == record.kind, "a \(record.kind) record with another payload")
+        }
+        let stamp = PluginFileStamp(size: 0, modified: .init(seconds: 0, nanoseconds: 0), changed: .init(seconds: 0, nanoseconds: 0), inode: 0, device: 0)
+        plugins.append(IndexedPlugin(
+            path: folder + "/" + fileName, fileName: fileName, stamp: stamp, buildID: nil, isAnnotated: true,
+            records: records, isFromCache: true))
+    }
+    let again = PluginIndexCache.decodedEntries(PluginIndexCache.encoded(plugins, folder: folder), folder: folder)
+    require(again?.count == plugins.count, "a cache written from decoded entries is refused or loses entries")
+    for (plugin, entry) in zip(plugins, again ?? []) {
+        require(entry.fileName == plugin.fileName, "entry \(plugin.fileName) read back as \(entry.fileName)")
+        require(entry.records == plugin.records, "the records of \(plugin.fileName) change when written and read back")
+        require(
+            zip(plugin.records, entry.records ?? []).allSatisfy { $0.payload == $1.payload },
+            "the payloads of \(plugin.fileName) change when written and read back")
+    }
+}
+
+private func kind(of payload: AnnotationRecord.Payload) -> AnnotationKind {
+    switch payload {
+    case .module: .module
+    case .service: .service
+    case .route: .route
+    case .target: .target
+    }
 }
 
 private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
