@@ -307,15 +307,13 @@ static const char *bh_file_kind(mode_t mode) {
  */
 #define BH_READ_WHOLE_MAX (64 << 10)
 
-/* Reads the opened file `fd` into `object`; `whole` allows reading a small file in one go (offline only). */
-static void bh_read_descriptor(int fd, const bh_candidate *c, int whole, bh_object *object) {
+/*
+ * Reads the opened file `fd`, whose status is `info`, into `object`; `whole` allows reading a small file in one
+ * go (offline only).
+ */
+static void bh_read_file_with_status(int fd, const struct stat *status, const bh_candidate *c, int whole, bh_object *object) {
     pthread_once(&bh_libelf_once, bh_libelf_init);
-    struct stat info;
-    if (fstat(fd, &info) != 0) {
-        object->status = BH_OBJECT_UNREADABLE;
-        object->sys_errno = errno;
-        return;
-    }
+    const struct stat info = *status;
     const char *kind = bh_file_kind(info.st_mode);
     if (kind) {
         object->status = BH_OBJECT_NOT_REGULAR_FILE;
@@ -355,6 +353,17 @@ static void bh_read_descriptor(int fd, const bh_candidate *c, int whole, bh_obje
     free(image);
 }
 
+/* Reads the opened file `fd` into `object`, as bh_read_file_with_status does once it has the file's status. */
+static void bh_read_descriptor(int fd, const bh_candidate *c, int whole, bh_object *object) {
+    struct stat info;
+    if (fstat(fd, &info) != 0) {
+        object->status = BH_OBJECT_UNREADABLE;
+        object->sys_errno = errno;
+        return;
+    }
+    bh_read_file_with_status(fd, &info, c, whole, object);
+}
+
 /* O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever. */
 #define BH_OPEN_FLAGS (O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
 
@@ -390,22 +399,35 @@ bh_object *bh_read_file(const char *path) {
     return object;
 }
 
-bh_object *bh_read_file_at(int directory, const char *name, const char *path, struct stat *status, int *has_status) {
-    *has_status = 0;
+bh_object *bh_object_for_file(const char *path) {
     bh_object *object = bh_object_new();
     if (!object) return NULL;
     object->path = bh_strdup(path);
+    if (!object->path) {
+        bh_object_release(object);
+        return NULL;
+    }
+    return object;
+}
+
+int bh_open_file_at(int directory, const char *name, struct stat *status, bh_object *object) {
     int fd = openat(directory, name, BH_OPEN_FLAGS);
     if (fd < 0) {
         int error = errno;
-        struct stat info;
-        bh_open_failed(error, fstatat(directory, name, &info, 0) == 0 ? &info : NULL, object);
-        return object;
+        bh_open_failed(error, fstatat(directory, name, status, 0) == 0 ? status : NULL, object);
+        return -1;
     }
-    bh_read_descriptor(fd, NULL, 1, object);
-    *has_status = fstat(fd, status) == 0;
-    close(fd);
-    return object;
+    if (fstat(fd, status) != 0) {
+        object->status = BH_OBJECT_UNREADABLE;
+        object->sys_errno = errno;
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+void bh_read_open_file(int fd, const struct stat *status, bh_object *object) {
+    bh_read_file_with_status(fd, status, NULL, 1, object);
 }
 
 static uintptr_t bh_dynamic_address(const bh_candidate *c) {

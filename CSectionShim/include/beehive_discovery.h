@@ -93,11 +93,16 @@ int bh_discovery_enabled(void);
 /* Reads the annotation sections of a file on disk (offline inspection). Free with bh_object_release. */
 bh_object *bh_read_file(const char *path);
 /*
- * Reads the file `name` of the folder open as `directory` as bh_read_file does, with no path lookup beyond the
- * folder; `path` is what the object is called. `*has_status` is 1 when `status` holds the file's status taken
- * once it was read (compared with an earlier one, it tells whether the file changed meanwhile).
+ * A plugin folder's file, read offline in two steps so that its status can be checked between them with no
+ * second lookup: bh_object_for_file makes the object (NULL when out of memory); bh_open_file_at opens `name`
+ * of the folder open as `directory` (never blocking on a FIFO) and takes its status on the open file; it
+ * returns the descriptor, or -1 with the object saying why (and `status` filled when the name could still be
+ * stat'ed). bh_read_open_file reads the opened file, whose status is `status`, into the object: a file that is
+ * not a regular one is named and not read. The caller closes the descriptor.
  */
-bh_object *bh_read_file_at(int directory, const char *name, const char *path, struct stat *status, int *has_status);
+bh_object *bh_object_for_file(const char *path);
+int bh_open_file_at(int directory, const char *name, struct stat *status, bh_object *object);
+void bh_read_open_file(int fd, const struct stat *status, bh_object *object);
 /* Objects are reference counted: a snapshot holds each of its objects, and so may Swift (records point into
    an object's sections). Never modified once published. */
 bh_object *bh_object_retain(bh_object *object);

@@ -3,25 +3,53 @@ import CSectionShim
 import Glibc
 #endif
 
-/// Reads one plugin file of a folder offline, through the folder's descriptor: no path lookup beyond the
-/// folder, and the file's status taken on the open file once read, so that the index can tell whether it
-/// changed since it was listed without looking it up again.
-package enum PluginFileReader {
-    /// What a plugin file holds, and its status once read (nil when it could not be opened or stat'ed).
-    package typealias Read = (annotations: ObjectAnnotations, status: stat?)
+/// One plugin file of a folder, read offline through the folder's descriptor: no path lookup beyond the folder.
+/// It is opened first and its status taken on the open file, so that the index can check the file (its kind,
+/// who may write it, whether it is the one listed) before reading it, without looking it up again.
+package struct PluginFileReader: ~Copyable {
+    /// What could not be opened says why in `failure`; otherwise `status` is the open file's.
+    private let object: UnsafeMutablePointer<bh_object>?
+    private let descriptor: Int32
+    let path: String
+    /// The open file's status; nil when it could not be opened.
+    let status: stat?
 
-    /// Reads the file `name` of the folder open as `folder`; `path` is what its records and diagnostics name.
-    package static func read(in folder: Int32, name: String, path: String) -> Read {
-        var status = stat()
-        var hasStatus: Int32 = 0
-        guard let object = bh_read_file_at(folder, name, path, &status, &hasStatus) else {
-            let object = LoadedObject(id: 0, path: path, buildID: nil, baseAddress: 0)
-            let annotations = ObjectAnnotations(
-                object: object, isAnnotated: false, records: [],
-                diagnostics: [RegistryDiagnostic(.unreadableObject(reason: "out of memory"), objectPath: path)])
-            return (annotations, nil)
+    /// Opens the file `name` of the folder open as `folder`; `path` is what its records and diagnostics name.
+    init(opening name: String, in folder: Int32, path: String) {
+        self.path = path
+        object = bh_object_for_file(path)
+        guard let object else {
+            descriptor = -1
+            status = nil
+            return
         }
-        defer { bh_object_release(object) }
-        return (SectionReader.annotations(of: object), hasStatus != 0 ? status : nil)
+        var status = stat()
+        descriptor = bh_open_file_at(folder, name, &status, object)
+        self.status = descriptor >= 0 ? status : nil
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+        if let object { bh_object_release(object) }
+    }
+
+    /// Why the file could not be opened; nil when it was.
+    var failure: ObjectAnnotations? {
+        guard descriptor < 0 else { return nil }
+        guard let object else { return Self.outOfMemory(path) }
+        return SectionReader.annotations(of: object)
+    }
+
+    /// What the opened file holds (a file that is not a regular one is named, not read).
+    consuming func read() -> ObjectAnnotations {
+        guard let object, var status else { return failure ?? Self.outOfMemory(path) }
+        bh_read_open_file(descriptor, &status, object)
+        return SectionReader.annotations(of: object)
+    }
+
+    private static func outOfMemory(_ path: String) -> ObjectAnnotations {
+        ObjectAnnotations(
+            object: LoadedObject(id: 0, path: path, buildID: nil, baseAddress: 0), isAnnotated: false, records: [],
+            diagnostics: [RegistryDiagnostic(.unreadableObject(reason: "out of memory"), objectPath: path)])
     }
 }

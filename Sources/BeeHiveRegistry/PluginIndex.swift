@@ -27,14 +27,12 @@ public struct PluginIndex: Sendable {
     public static func build(
         folder: String, cache: PluginIndexCache? = .standard(), trust: PluginTrustPolicy = .strict
     ) throws(PluginAccessError) -> PluginIndex {
-        try build(folder: folder, cache: cache, trust: trust, reader: PluginFileReader.read(in:name:path:))
+        try build(folder: folder, cache: cache, trust: trust, reading: { _ in })
     }
 
-    /// `reader` reads a plugin file offline (the folder's descriptor, the file's name, its path); tests pass
-    /// one that counts the files read.
+    /// `reading` is told the path of each file about to be read; tests count them.
     package static func build(
-        folder given: String, cache: PluginIndexCache?, trust: PluginTrustPolicy,
-        reader: (Int32, String, String) -> PluginFileReader.Read
+        folder given: String, cache: PluginIndexCache?, trust: PluginTrustPolicy, reading: (String) -> Void
     ) throws(PluginAccessError) -> PluginIndex {
         guard let resolved = realpath(given, nil) else {
             throw PluginAccessError(path: given, role: .folder, reason: .unreadable(String(cString: strerror(errno))))
@@ -66,54 +64,58 @@ public struct PluginIndex: Sendable {
         let cachedImage = cached?.image
         var nextEntry = 0
         let user = geteuid()
-        let files = pluginFiles(in: directory)
+        // Without cache entries every file is opened, and its status is taken on the open file instead.
+        let files = pluginFiles(in: directory, stat: !cachedEntries.isEmpty)
         plugins.reserveCapacity(files.count)
         let prefix = folder + "/"
         for file in files {
             let name = file.name.name
             let path = prefix + name
-            guard file.statError == 0 else {
-                problems.append(RegistryDiagnostic(.unreadableObject(reason: String(cString: strerror(file.statError))), objectPath: path))
-                continue
-            }
-            let before = file.status
-            guard before.st_mode & S_IFMT == S_IFREG else {
-                // The reader names what it is without blocking on it (a FIFO, a folder...).
-                problems += reader(dirfd(directory), name, path).annotations.diagnostics
-                continue
-            }
-            if let refusal = trust.refusal(of: path, .plugin, status: before, user: user) {
-                refused.append(refusal)
-                continue
-            }
-            let stamp = PluginFileStamp(before)
-            // Both are ordered by name: entries passed over are of files gone.
-            while nextEntry < cachedEntries.count, cachedEntries[nextEntry].name < file.name { nextEntry += 1 }
-            if nextEntry < cachedEntries.count, cachedEntries[nextEntry].name == file.name, let cachedImage {
-                let entry = cachedEntries[nextEntry].entry
-                nextEntry += 1
-                matchedEntries += 1
-                if entry.stamp == stamp,
-                    let records = PluginIndexCacheFormat.records(of: entry, in: cachedImage, path: path)
-                {
-                    plugins.append(
-                        IndexedPlugin(
-                            path: path, fileName: name, stamp: stamp, buildID: entry.buildID, isAnnotated: entry.isAnnotated,
-                            records: records, isFromCache: true))
+            let listed = file.status
+            if let listed {
+                guard file.statError == 0 else {
+                    problems.append(RegistryDiagnostic(.unreadableObject(reason: String(cString: strerror(file.statError))), objectPath: path))
                     continue
+                }
+                // Both are ordered by name: entries passed over are of files gone.
+                while nextEntry < cachedEntries.count, cachedEntries[nextEntry].name < file.name { nextEntry += 1 }
+                if listed.st_mode & S_IFMT == S_IFREG, trust.refusal(of: path, .plugin, status: listed, user: user) == nil,
+                    nextEntry < cachedEntries.count, cachedEntries[nextEntry].name == file.name, let cachedImage
+                {
+                    let entry = cachedEntries[nextEntry].entry
+                    nextEntry += 1
+                    matchedEntries += 1
+                    let stamp = PluginFileStamp(listed)
+                    if entry.stamp == stamp,
+                        let records = PluginIndexCacheFormat.records(of: entry, in: cachedImage, path: path)
+                    {
+                        plugins.append(
+                            IndexedPlugin(
+                                path: path, fileName: name, stamp: stamp, buildID: entry.buildID, isAnnotated: entry.isAnnotated,
+                                records: records, isFromCache: true))
+                        continue
+                    }
                 }
             }
             cacheIsCurrent = false
-            let (read, after) = reader(dirfd(directory), name, path)
-            if read.diagnostics.contains(where: \.isUnreadableFile) {
-                problems += read.diagnostics
+            // The kind, the trust check and the stamp are of the file opened, which is the one read.
+            let reader = PluginFileReader(opening: name, in: dirfd(directory), path: path)
+            guard let opened = reader.status else {
+                problems += reader.failure?.diagnostics ?? []
                 continue
             }
+            if opened.st_mode & S_IFMT == S_IFREG, let refusal = trust.refusal(of: path, .plugin, status: opened, user: user) {
+                refused.append(refusal)
+                continue
+            }
+            reading(path)
+            let read = reader.read()
             problems += read.diagnostics
-            // A file changed (or replaced) since it was listed, or while it was read, is indexed but not cached:
-            // its stamp may not match its records. A file replaced after it was read is noticed by the next
-            // index, whose listing stats it anew.
-            let steady = after.map { PluginFileStamp($0) == stamp } == true && read.diagnostics.isEmpty
+            if read.diagnostics.contains(where: \.isUnreadableFile) { continue }
+            // A file replaced since it was listed is indexed but not cached. One written to while it is read is
+            // cached under the stamp taken before reading, which the next index finds changed.
+            let stamp = PluginFileStamp(opened)
+            let steady = listed.map { PluginFileStamp($0) == stamp } != false && read.diagnostics.isEmpty
             plugins.append(
                 IndexedPlugin(
                     path: path, fileName: name, stamp: steady ? stamp : PluginFileStamp.unsteady, buildID: read.object.buildID,
@@ -167,15 +169,16 @@ public struct PluginIndex: Sendable {
     /// A shared object of the folder and its status, taken as the folder was listed.
     private struct ListedFile {
         let name: PluginFileName
-        let status: stat
+        /// nil when the folder was listed without taking statuses.
+        let status: stat?
         /// The `errno` of the `fstatat` that failed; 0 when `status` is the file's.
         let statError: Int32
     }
 
     /// The folder's shared objects (a name ending in `.so` or holding `.so.`), sorted by the bytes of their
-    /// names, each stat'ed through the folder's descriptor with the name as `readdir` gave it; names that are
-    /// not valid UTF-8 are skipped.
-    private static func pluginFiles(in directory: OpaquePointer) -> [ListedFile] {
+    /// names, each stat'ed through the folder's descriptor (when `stat` is true) with the name as `readdir`
+    /// gave it; names that are not valid UTF-8 are skipped.
+    private static func pluginFiles(in directory: OpaquePointer, stat takesStatus: Bool) -> [ListedFile] {
         var files: [ListedFile] = []
         let descriptor = dirfd(directory)
         while let entry = readdir(directory) {
@@ -183,6 +186,7 @@ public struct PluginIndex: Sendable {
                 let cName = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
                 let bytes = UnsafeRawBufferPointer(start: raw.baseAddress, count: strlen(cName))
                 guard isSharedObjectName(bytes), let name = String(validatingCString: cName) else { return nil }
+                guard takesStatus else { return ListedFile(name: PluginFileName(name, bytes: bytes), status: nil, statError: 0) }
                 var status = stat()
                 let failed = fstatat(descriptor, cName, &status, 0) != 0
                 return ListedFile(name: PluginFileName(name, bytes: bytes), status: status, statError: failed ? errno : 0)

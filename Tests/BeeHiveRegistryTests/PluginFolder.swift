@@ -46,13 +46,10 @@ struct PluginFolder {
         return file
     }
 
-    /// Indexes the folder through a reader that counts the files it opens.
+    /// Indexes the folder, counting the files it reads.
     func index(trust: PluginTrustPolicy = .strict, cache: PluginIndexCache? = nil) throws -> (PluginIndex, reads: [String]) {
         let reads = ReadLog()
-        let index = try PluginIndex.build(folder: path, cache: cache ?? self.cache, trust: trust) { folder, name, path in
-            reads.append(path)
-            return PluginFileReader.read(in: folder, name: name, path: path)
-        }
+        let index = try PluginIndex.build(folder: path, cache: cache ?? self.cache, trust: trust, reading: reads.append)
         return (index, reads.paths)
     }
 }
