@@ -32,7 +32,7 @@ public struct PluginIndex: Sendable {
 
     /// `reading` is told the path of each file about to be read; tests count them.
     package static func build(
-        folder given: String, cache: PluginIndexCache?, trust: PluginTrustPolicy, reading: (String) -> Void
+        folder given: String, cache: PluginIndexCache?, trust: PluginTrustPolicy, reading: @Sendable (String) -> Void
     ) throws(PluginAccessError) -> PluginIndex {
         guard let resolved = realpath(given, nil) else {
             throw PluginAccessError(path: given, role: .folder, reason: .unreadable(String(cString: strerror(errno))))
@@ -53,9 +53,6 @@ public struct PluginIndex: Sendable {
 
         let (cached, readDiagnostics) = cache?.read(folder: folder, trust: trust) ?? (nil, [])
         var cacheDiagnostics = readDiagnostics
-        var plugins: [IndexedPlugin] = []
-        var problems: [RegistryDiagnostic] = []
-        var refused: [PluginAccessError] = []
         var cacheIsCurrent = cacheDiagnostics.isEmpty
         // Entries of the cache that a file of the folder has now; any other is of a file gone.
         var matchedEntries = 0
@@ -66,15 +63,20 @@ public struct PluginIndex: Sendable {
         let user = geteuid()
         // Without cache entries every file is opened, and its status is taken on the open file instead.
         let files = pluginFiles(in: directory, stat: !cachedEntries.isEmpty)
-        plugins.reserveCapacity(files.count)
         let prefix = folder + "/"
+        // What each file gave, in the folder's order; the files the cache does not answer for are read after.
+        var outcomes: [FileOutcome] = []
+        outcomes.reserveCapacity(files.count)
+        var unread: [FileToRead] = []
         for file in files {
             let name = file.name.name
             let path = prefix + name
             let listed = file.status
             if let listed {
                 guard file.statError == 0 else {
-                    problems.append(RegistryDiagnostic(.unreadableObject(reason: String(cString: strerror(file.statError))), objectPath: path))
+                    outcomes.append(FileOutcome(problems: [
+                        RegistryDiagnostic(.unreadableObject(reason: String(cString: strerror(file.statError))), objectPath: path)
+                    ]))
                     continue
                 }
                 // Both are ordered by name: entries passed over are of files gone.
@@ -89,37 +91,31 @@ public struct PluginIndex: Sendable {
                     if entry.stamp == stamp,
                         let records = PluginIndexCacheFormat.records(of: entry, in: cachedImage, path: path)
                     {
-                        plugins.append(
-                            IndexedPlugin(
-                                path: path, fileName: name, stamp: stamp, buildID: entry.buildID, isAnnotated: entry.isAnnotated,
-                                records: records, isFromCache: true))
+                        outcomes.append(FileOutcome(plugin: IndexedPlugin(
+                            path: path, fileName: name, stamp: stamp, buildID: entry.buildID, isAnnotated: entry.isAnnotated,
+                            records: records, isFromCache: true)))
                         continue
                     }
                 }
             }
             cacheIsCurrent = false
-            // The kind, the trust check and the stamp are of the file opened, which is the one read.
-            let reader = PluginFileReader(opening: name, in: dirfd(directory), path: path)
-            guard let opened = reader.status else {
-                problems += reader.failure?.diagnostics ?? []
-                continue
-            }
-            if opened.st_mode & S_IFMT == S_IFREG, let refusal = trust.refusal(of: path, .plugin, status: opened, user: user) {
-                refused.append(refusal)
-                continue
-            }
-            reading(path)
-            let read = reader.read()
-            problems += read.diagnostics
-            if read.diagnostics.contains(where: \.isUnreadableFile) { continue }
-            // A file replaced since it was listed is indexed but not cached. One written to while it is read is
-            // cached under the stamp taken before reading, which the next index finds changed.
-            let stamp = PluginFileStamp(opened)
-            let steady = listed.map { PluginFileStamp($0) == stamp } != false && read.diagnostics.isEmpty
-            plugins.append(
-                IndexedPlugin(
-                    path: path, fileName: name, stamp: steady ? stamp : PluginFileStamp.unsteady, buildID: read.object.buildID,
-                    isAnnotated: read.isAnnotated, records: read.records, isFromCache: false))
+            unread.append(FileToRead(position: outcomes.count, name: name, path: path, listed: listed))
+            outcomes.append(FileOutcome())
+        }
+        let folderDescriptor = dirfd(directory)
+        let read = readFiles(unread) { file in
+            readFile(file, in: folderDescriptor, trust: trust, user: user, reading: reading)
+        }
+        for (file, outcome) in zip(unread, read) { outcomes[file.position] = outcome }
+
+        var plugins: [IndexedPlugin] = []
+        plugins.reserveCapacity(outcomes.count)
+        var problems: [RegistryDiagnostic] = []
+        var refused: [PluginAccessError] = []
+        for outcome in outcomes {
+            problems += outcome.problems
+            if let refusal = outcome.refusal { refused.append(refusal) }
+            if let plugin = outcome.plugin { plugins.append(plugin) }
         }
         if matchedEntries != cached?.entries.count ?? 0 { cacheIsCurrent = false }
         if let cache, !cacheIsCurrent {
@@ -130,6 +126,55 @@ public struct PluginIndex: Sendable {
             folder: folder, plugins: plugins, problems: problems, refused: refused, cacheDiagnostics: cacheDiagnostics,
             declarations: PluginDeclarations(plugins))
     }
+
+    /// A file of the folder that the cache does not answer for.
+    private struct FileToRead: Sendable {
+        /// Its position in the folder's order.
+        let position: Int
+        let name: String
+        let path: String
+        /// Its status as the folder was listed; nil when listed without statuses.
+        let listed: stat?
+    }
+
+    /// What one file of the folder gave: a plugin, what was wrong with it, or its refusal.
+    private struct FileOutcome: Sendable {
+        var plugin: IndexedPlugin?
+        var problems: [RegistryDiagnostic] = []
+        var refusal: PluginAccessError?
+    }
+
+    /// Reads `file` offline. The kind, the trust check and the stamp are of the file opened, which is the one read.
+    private static func readFile(
+        _ file: FileToRead, in folder: Int32, trust: PluginTrustPolicy, user: uid_t, reading: (String) -> Void
+    ) -> FileOutcome {
+        let reader = PluginFileReader(opening: file.name, in: folder, path: file.path)
+        guard let opened = reader.status else { return FileOutcome(problems: reader.failure?.diagnostics ?? []) }
+        if opened.st_mode & S_IFMT == S_IFREG, let refusal = trust.refusal(of: file.path, .plugin, status: opened, user: user) {
+            return FileOutcome(refusal: refusal)
+        }
+        reading(file.path)
+        let read = reader.read()
+        if read.diagnostics.contains(where: \.isUnreadableFile) { return FileOutcome(problems: read.diagnostics) }
+        // A file replaced since it was listed is indexed but not cached. One written to while it is read is cached
+        // under the stamp taken before reading, which the next index finds changed.
+        let stamp = PluginFileStamp(opened)
+        let steady = file.listed.map { PluginFileStamp($0) == stamp } != false && read.diagnostics.isEmpty
+        let plugin = IndexedPlugin(
+            path: file.path, fileName: file.name, stamp: steady ? stamp : PluginFileStamp.unsteady,
+            buildID: read.object.buildID, isAnnotated: read.isAnnotated, records: read.records, isFromCache: false)
+        return FileOutcome(plugin: plugin, problems: read.diagnostics)
+    }
+
+    /// `read` applied to every file, in order. Many files are read on every core: each is a few system calls
+    /// and a parse of its own, and the cold scan of a large folder is otherwise most of a start.
+    private static func readFiles(_ files: [FileToRead], _ read: @Sendable (FileToRead) -> FileOutcome) -> [FileOutcome] {
+        let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        return files.concurrentMap(workers: min(cores, files.count / minimumFilesPerThread), read)
+    }
+
+    /// Below this many files per thread, another thread costs more than it saves.
+    private static let minimumFilesPerThread = 8
 
     /// Records declared by more than one plugin, or by a plugin and one of `linked` (the host's own records).
     public func conflicts(with linked: [AnnotationRecord] = []) -> [PluginConflict] {
