@@ -64,19 +64,21 @@ public struct PluginIndex: Sendable {
         // Without cache entries every file is opened, and its status is taken on the open file instead.
         let files = pluginFiles(in: directory, stat: !cachedEntries.isEmpty)
         let prefix = folder + "/"
-        // What each file gave, in the folder's order; the files the cache does not answer for are read after.
-        var outcomes: [FileOutcome] = []
-        outcomes.reserveCapacity(files.count)
+        // The plugins the cache answers for, and the files it does not, which are read after; each with its
+        // position in the folder's order, for putting them together again when some were read.
+        var plugins: [IndexedPlugin] = []
+        plugins.reserveCapacity(files.count)
+        var pluginPositions: [Int] = []
+        var unstated: [(position: Int, problem: RegistryDiagnostic)] = []
         var unread: [FileToRead] = []
-        for file in files {
+        for (position, file) in files.enumerated() {
             let name = file.name.name
             let path = prefix + name
             let listed = file.status
             if let listed {
                 guard file.statError == 0 else {
-                    outcomes.append(FileOutcome(problems: [
-                        RegistryDiagnostic(.unreadableObject(reason: String(cString: strerror(file.statError))), objectPath: path)
-                    ]))
+                    let reason = String(cString: strerror(file.statError))
+                    unstated.append((position, RegistryDiagnostic(.unreadableObject(reason: reason), objectPath: path)))
                     continue
                 }
                 // Both are ordered by name: entries passed over are of files gone.
@@ -91,31 +93,37 @@ public struct PluginIndex: Sendable {
                     if entry.stamp == stamp,
                         let records = PluginIndexCacheFormat.records(of: entry, in: cachedImage, path: path)
                     {
-                        outcomes.append(FileOutcome(plugin: IndexedPlugin(
-                            path: path, fileName: name, stamp: stamp, buildID: entry.buildID, isAnnotated: entry.isAnnotated,
-                            records: records, isFromCache: true)))
+                        plugins.append(
+                            IndexedPlugin(
+                                path: path, fileName: name, stamp: stamp, buildID: entry.buildID, isAnnotated: entry.isAnnotated,
+                                records: records, isFromCache: true))
+                        pluginPositions.append(position)
                         continue
                     }
                 }
             }
             cacheIsCurrent = false
-            unread.append(FileToRead(position: outcomes.count, name: name, path: path, listed: listed))
-            outcomes.append(FileOutcome())
+            unread.append(FileToRead(position: position, name: name, path: path, listed: listed))
         }
-        let folderDescriptor = dirfd(directory)
-        let read = readFiles(unread) { file in
-            readFile(file, in: folderDescriptor, trust: trust, user: user, reading: reading)
-        }
-        for (file, outcome) in zip(unread, read) { outcomes[file.position] = outcome }
-
-        var plugins: [IndexedPlugin] = []
-        plugins.reserveCapacity(outcomes.count)
-        var problems: [RegistryDiagnostic] = []
+        var problems = unstated.map(\.problem)
         var refused: [PluginAccessError] = []
-        for outcome in outcomes {
-            problems += outcome.problems
-            if let refusal = outcome.refusal { refused.append(refusal) }
-            if let plugin = outcome.plugin { plugins.append(plugin) }
+        if !unread.isEmpty {
+            let folderDescriptor = dirfd(directory)
+            let read = readFiles(unread) { file in
+                readFile(file, in: folderDescriptor, trust: trust, user: user, reading: reading)
+            }
+            var outcomes = [FileOutcome?](repeating: nil, count: files.count)
+            for (plugin, position) in zip(plugins, pluginPositions) { outcomes[position] = FileOutcome(plugin: plugin) }
+            for (position, problem) in unstated { outcomes[position] = FileOutcome(problems: [problem]) }
+            for (file, outcome) in zip(unread, read) { outcomes[file.position] = outcome }
+            plugins.removeAll(keepingCapacity: true)
+            problems.removeAll()
+            for outcome in outcomes {
+                guard let outcome else { continue }
+                problems += outcome.problems
+                if let refusal = outcome.refusal { refused.append(refusal) }
+                if let plugin = outcome.plugin { plugins.append(plugin) }
+            }
         }
         if matchedEntries != cached?.entries.count ?? 0 { cacheIsCurrent = false }
         if let cache, !cacheIsCurrent {
