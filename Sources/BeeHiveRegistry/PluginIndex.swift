@@ -81,11 +81,15 @@ public struct PluginIndex: Sendable {
                     unstated.append((position, RegistryDiagnostic(.unreadableObject(reason: reason), objectPath: path)))
                     continue
                 }
+                // A file that is not a regular one, or that the trust policy refuses, is not in the cache and
+                // does not make it stale; it is opened below to say what it is.
+                guard listed.st_mode & S_IFMT == S_IFREG, trust.refusal(of: path, .plugin, status: listed, user: user) == nil else {
+                    unread.append(FileToRead(position: position, name: name, path: path, listed: listed))
+                    continue
+                }
                 // Both are ordered by name: entries passed over are of files gone.
                 while nextEntry < cachedEntries.count, cachedEntries[nextEntry].name < file.name { nextEntry += 1 }
-                if listed.st_mode & S_IFMT == S_IFREG, trust.refusal(of: path, .plugin, status: listed, user: user) == nil,
-                    nextEntry < cachedEntries.count, cachedEntries[nextEntry].name == file.name, let cachedImage
-                {
+                if nextEntry < cachedEntries.count, cachedEntries[nextEntry].name == file.name, let cachedImage {
                     let entry = cachedEntries[nextEntry].entry
                     nextEntry += 1
                     matchedEntries += 1

@@ -122,6 +122,29 @@ import Testing
 
     /// Names are ordered and matched by their bytes: two Unicode spellings of one name are two plugins, each met
     /// by its own cache entry, and names sharing their first 16 bytes are told apart by the rest.
+    /// What the `plugin-index-cache` fuzzer checks reaches the stored layouts: a real cache's entries decode to
+    /// the records indexed, and written again they read back the same.
+    @Test func fuzzingEntryPointDecodesEveryEntrysRecords() throws {
+        let folder = try PluginFolder()
+        defer { folder.remove() }
+        for index in 0..<3 { try folder.addPlugin(index) }
+        let (index, _) = try folder.index()
+        let folderPath = index.folder
+        let bytes = try [UInt8](Data(contentsOf: URL(filePath: folder.cache.file(forFolder: folderPath))))
+        let entries = try #require(PluginIndexCache.decodedEntries(bytes, folder: folderPath))
+        #expect(entries.map(\.fileName) == index.plugins.map(\.fileName))
+        #expect(entries.map { $0.records?.map(\.text) } == index.plugins.map { $0.records.map(\.text) })
+        #expect(entries.map { $0.records?.map(\.payload) } == index.plugins.map { $0.records.map(\.payload) })
+        let again = PluginIndexCache.decodedEntries(PluginIndexCache.encoded(index.plugins, folder: folderPath), folder: folderPath)
+        #expect(again?.map { $0.records?.map(\.text) } == entries.map { $0.records?.map(\.text) })
+        // A damaged layout: that entry decodes to nothing, the others as before.
+        var damaged = bytes
+        let layoutKind = try #require(lastLayoutKindOffset(in: bytes))
+        damaged[layoutKind] = 0xff
+        let decoded = try #require(PluginIndexCache.decodedEntries(PluginIndexCache.sealed(damaged), folder: folderPath))
+        #expect(decoded.map { $0.records == nil } == [false, false, true])
+    }
+
     @Test func namesAreOrderedAndMatchedByTheirBytes() throws {
         let folder = try PluginFolder()
         defer { folder.remove() }
@@ -204,4 +227,10 @@ extension PluginCacheDiagnostic.Kind {
         if case .corrupt = self { return true }
         return false
     }
+}
+
+/// The offset of the kind byte of the last record layout of a cache (layouts are 30 bytes, the kind at 26, and
+/// the last plugin's last section ends the file).
+private func lastLayoutKindOffset(in bytes: [UInt8]) -> Int? {
+    bytes.count > 30 ? bytes.count - 30 + 26 : nil
 }

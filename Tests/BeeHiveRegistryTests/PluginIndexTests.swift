@@ -44,6 +44,35 @@ import Testing
         #expect(problems.count == 3)
     }
 
+    /// Enough files to be read on several threads: the index is the one a single thread makes, in the folder's
+    /// order, with each bad or refused file reported where it lies.
+    @Test func filesReadOnSeveralThreadsKeepTheFoldersOrder() throws {
+        let folder = try PluginFolder()
+        defer { folder.remove() }
+        let plugin = try TestLibrary.build(PluginFolder.source(0))
+        let names = (0..<40).map { String(format: "libplugin%02d.so", $0) }
+        for name in names { try folder.add(bytes: plugin, name: name) }
+        let notELF = try folder.add(bytes: Array("not a library\n".utf8), name: "libplugin10x.so")
+        let writable = try folder.add(bytes: plugin, name: "libplugin20x.so", mode: 0o666)
+        chmod(writable, 0o666)
+        let (cold, reads) = try folder.index(cache: nil)
+        #expect(Set(reads).count == 41)
+        #expect(cold.plugins.map(\.fileName) == names)
+        #expect(cold.problems.map(\.objectPath) == [notELF])
+        #expect(cold.refused.map(\.path) == [writable])
+        // Every plugin declares the same things: the first file is the first declaring, the others repeat it.
+        let identity = RecordIdentity(kind: .service, name: "Plugins.Service0")
+        #expect(cold.plugin(declaring: identity)?.fileName == names[0])
+        #expect(cold.conflicts().first { $0.identity == identity }?.paths == cold.plugins.map(\.path))
+        // The warm index (no file read) is the same.
+        _ = try folder.index()
+        let (warm, warmReads) = try folder.index()
+        #expect(warmReads == [notELF])
+        #expect(warm.plugins.map(\.fileName) == names && warm.plugins.allSatisfy(\.isFromCache))
+        #expect(warm.plugins.map(\.records) == cold.plugins.map(\.records))
+        #expect(warm.refused.map(\.path) == [writable])
+    }
+
     @Test func conflictsBetweenPluginsAreReportedBeforeLoading() throws {
         let folder = try PluginFolder()
         defer { folder.remove() }
