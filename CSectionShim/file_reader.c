@@ -308,13 +308,12 @@ static const char *bh_file_kind(mode_t mode) {
 #define BH_READ_WHOLE_MAX (64 << 10)
 
 /*
- * Reads the opened file `fd`, whose status is `info`, into `object`; `whole` allows reading a small file in one
- * go (offline only).
+ * Reads the opened file `fd`, whose status is `status`, into `object`; `whole` allows reading a small file in
+ * one go (offline only).
  */
 static void bh_read_file_with_status(int fd, const struct stat *status, const bh_candidate *c, int whole, bh_object *object) {
     pthread_once(&bh_libelf_once, bh_libelf_init);
-    const struct stat info = *status;
-    const char *kind = bh_file_kind(info.st_mode);
+    const char *kind = bh_file_kind(status->st_mode);
     if (kind) {
         object->status = BH_OBJECT_NOT_REGULAR_FILE;
         object->detail = bh_strdup(kind);
@@ -322,16 +321,16 @@ static void bh_read_file_with_status(int fd, const struct stat *status, const bh
     }
     char *image = NULL;
     Elf *elf;
-    if (whole && info.st_size > 0 && info.st_size <= BH_READ_WHOLE_MAX) {
-        image = malloc((size_t)info.st_size);
+    if (whole && status->st_size > 0 && status->st_size <= BH_READ_WHOLE_MAX) {
+        image = malloc((size_t)status->st_size);
         if (!image) {
             object->status = BH_OBJECT_UNREADABLE;
             object->sys_errno = ENOMEM;
             return;
         }
         size_t filled = 0;
-        while (filled < (size_t)info.st_size) {
-            ssize_t count = pread(fd, image + filled, (size_t)info.st_size - filled, (off_t)filled);
+        while (filled < (size_t)status->st_size) {
+            ssize_t count = pread(fd, image + filled, (size_t)status->st_size - filled, (off_t)filled);
             if (count < 0 && errno == EINTR) continue;
             if (count <= 0) break;
             filled += (size_t)count;

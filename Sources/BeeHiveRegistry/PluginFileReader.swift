@@ -7,7 +7,8 @@ import Glibc
 /// It is opened first and its status taken on the open file, so that the index can check the file (its kind,
 /// who may write it, whether it is the one listed) before reading it, without looking it up again.
 package struct PluginFileReader: ~Copyable {
-    /// What could not be opened says why in `failure`; otherwise `status` is the open file's.
+    /// The object the C reader fills: why the file could not be opened, or what it holds once read; nil when
+    /// out of memory.
     private let object: UnsafeMutablePointer<bh_object>?
     private let descriptor: Int32
     let path: String
