@@ -390,14 +390,6 @@ static void bh_read(const char *path, const bh_candidate *c, bh_object *object) 
     close(fd);
 }
 
-bh_object *bh_read_file(const char *path) {
-    bh_object *object = bh_object_new();
-    if (!object) return NULL;
-    object->path = bh_strdup(path);
-    bh_read(path, NULL, object);
-    return object;
-}
-
 bh_object *bh_object_for_file(const char *path) {
     bh_object *object = bh_object_new();
     if (!object) return NULL;
@@ -406,6 +398,12 @@ bh_object *bh_object_for_file(const char *path) {
         bh_object_release(object);
         return NULL;
     }
+    return object;
+}
+
+bh_object *bh_read_file(const char *path) {
+    bh_object *object = bh_object_for_file(path);
+    if (object) bh_read(path, NULL, object);
     return object;
 }
 

@@ -22,7 +22,6 @@ struct PluginDeclarations: Sendable {
         let count = plugins.reduce(0) { $0 + $1.records.count }
         var capacity = 16
         while capacity < count * 2 { capacity *= 2 }
-        let mask = capacity - 1
         var slots = [UInt64](repeating: 0, count: capacity * 2)
         var repeated: [RecordIdentity: [String]] = [:]
         var modulePlugins: [Int] = []
@@ -36,26 +35,19 @@ struct PluginDeclarations: Sendable {
                         if record.kind == .module { carriesModules = true }
                         record.withIdentityBytes { name, qualifier in
                             let hash = Self.hash(record.kind, name, qualifier)
-                            var slot = Int(truncatingIfNeeded: hash) & mask
-                            while slots[2 * slot] != 0 {
-                                if slots[2 * slot] == hash {
-                                    let earlier = Self.place(slots[2 * slot + 1])
-                                    let first = plugins[earlier.plugin].records[earlier.record]
-                                    if Self.declares(first, record.kind, name, qualifier) {
-                                        // A declaration repeated within one plugin is its own business.
-                                        guard earlier.plugin != position else { return }
-                                        let path = plugins[position].path
-                                        let identity = record.identity
-                                        if repeated[identity]?.contains(path) != true {
-                                            repeated[identity, default: [plugins[earlier.plugin].path]].append(path)
-                                        }
-                                        return
-                                    }
-                                }
-                                slot = (slot + 1) & mask
+                            let (slot, earlier) = Self.probe(slots, plugins, hash, record.kind, name, qualifier)
+                            guard let earlier else {
+                                slots[2 * slot] = hash
+                                slots[2 * slot + 1] = UInt64(position) << 32 | UInt64(index)
+                                return
                             }
-                            slots[2 * slot] = hash
-                            slots[2 * slot + 1] = UInt64(position) << 32 | UInt64(index)
+                            // A declaration repeated within one plugin is its own business.
+                            guard earlier.plugin != position else { return }
+                            let path = plugins[position].path
+                            let identity = record.identity
+                            if repeated[identity]?.contains(path) != true {
+                                repeated[identity, default: [plugins[earlier.plugin].path]].append(path)
+                            }
                         }
                     }
                 }
@@ -89,17 +81,27 @@ struct PluginDeclarations: Sendable {
     }
 
     private func firstPlugin(_ kind: AnnotationKind, _ name: UnsafeRawBufferPointer, _ qualifier: UnsafeRawBufferPointer) -> Int? {
-        let hash = Self.hash(kind, name, qualifier)
+        plugins.withUnsafeBufferPointer { plugins in
+            Self.probe(slots, plugins, Self.hash(kind, name, qualifier), kind, name, qualifier).found?.plugin
+        }
+    }
+
+    /// The slot of `slots` holding the declaration of this identity, with where its first declaration is; or
+    /// the empty slot where it would go.
+    private static func probe(
+        _ slots: [UInt64], _ plugins: UnsafeBufferPointer<IndexedPlugin>, _ hash: UInt64, _ kind: AnnotationKind,
+        _ name: UnsafeRawBufferPointer, _ qualifier: UnsafeRawBufferPointer
+    ) -> (slot: Int, found: (plugin: Int, record: Int)?) {
         let mask = slots.count / 2 - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[2 * slot] != 0 {
             if slots[2 * slot] == hash {
-                let place = Self.place(slots[2 * slot + 1])
-                if Self.declares(plugins[place.plugin].records[place.record], kind, name, qualifier) { return place.plugin }
+                let place = place(slots[2 * slot + 1])
+                if declares(plugins[place.plugin].records[place.record], kind, name, qualifier) { return (slot, place) }
             }
             slot = (slot + 1) & mask
         }
-        return nil
+        return (slot, nil)
     }
 
     private static func place(_ packed: UInt64) -> (plugin: Int, record: Int) {

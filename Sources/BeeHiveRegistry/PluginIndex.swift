@@ -69,7 +69,8 @@ public struct PluginIndex: Sendable {
         var plugins: [IndexedPlugin] = []
         plugins.reserveCapacity(files.count)
         var pluginPositions: [Int] = []
-        var unstated: [(position: Int, problem: RegistryDiagnostic)] = []
+        // Files the listing alone settles: those that could not be stat'ed and those the trust policy refuses.
+        var settled: [(position: Int, outcome: FileOutcome)] = []
         var unread: [FileToRead] = []
         for (position, file) in files.enumerated() {
             let name = file.name.name
@@ -78,13 +79,17 @@ public struct PluginIndex: Sendable {
             if let listed {
                 guard file.statError == 0 else {
                     let reason = String(cString: strerror(file.statError))
-                    unstated.append((position, RegistryDiagnostic(.unreadableObject(reason: reason), objectPath: path)))
+                    settled.append((position, FileOutcome(problems: [RegistryDiagnostic(.unreadableObject(reason: reason), objectPath: path)])))
                     continue
                 }
                 // A file that is not a regular one, or that the trust policy refuses, is not in the cache and
-                // does not make it stale; it is opened below to say what it is.
-                guard listed.st_mode & S_IFMT == S_IFREG, trust.refusal(of: path, .plugin, status: listed, user: user) == nil else {
+                // does not make it stale; one that is not a regular file is opened below to say what it is.
+                guard listed.st_mode & S_IFMT == S_IFREG else {
                     unread.append(FileToRead(position: position, name: name, path: path, listed: listed))
+                    continue
+                }
+                if let refusal = trust.refusal(of: path, .plugin, status: listed, user: user) {
+                    settled.append((position, FileOutcome(refusal: refusal)))
                     continue
                 }
                 // Both are ordered by name: entries passed over are of files gone.
@@ -109,8 +114,8 @@ public struct PluginIndex: Sendable {
             cacheIsCurrent = false
             unread.append(FileToRead(position: position, name: name, path: path, listed: listed))
         }
-        var problems = unstated.map(\.problem)
-        var refused: [PluginAccessError] = []
+        var problems = settled.flatMap(\.outcome.problems)
+        var refused = settled.compactMap(\.outcome.refusal)
         if !unread.isEmpty {
             let folderDescriptor = dirfd(directory)
             let read = readFiles(unread) { file in
@@ -118,10 +123,11 @@ public struct PluginIndex: Sendable {
             }
             var outcomes = [FileOutcome?](repeating: nil, count: files.count)
             for (plugin, position) in zip(plugins, pluginPositions) { outcomes[position] = FileOutcome(plugin: plugin) }
-            for (position, problem) in unstated { outcomes[position] = FileOutcome(problems: [problem]) }
+            for (position, outcome) in settled { outcomes[position] = outcome }
             for (file, outcome) in zip(unread, read) { outcomes[file.position] = outcome }
             plugins.removeAll(keepingCapacity: true)
             problems.removeAll()
+            refused.removeAll()
             for outcome in outcomes {
                 guard let outcome else { continue }
                 problems += outcome.problems
