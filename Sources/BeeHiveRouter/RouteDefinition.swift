@@ -9,10 +9,10 @@ final class RouteDefinition: Sendable {
 
     init(
         id: RouteID, pattern: RoutePattern, scheme: String?, priority: Int, firstOrder: UInt64, handler: @escaping Router.Handler,
-        handlerDescription: String, origin: RouteOrigin
+        handlerName: RouteHandlerName, origin: RouteOrigin
     ) {
         template = RouteTemplate(
-            id: id, pattern: pattern, scheme: scheme, priority: priority, handlerDescription: handlerDescription, origin: origin)
+            id: id, pattern: pattern, scheme: scheme, priority: priority, handlerName: handlerName, origin: origin)
         self.firstOrder = firstOrder
         self.handler = handler
     }
@@ -22,7 +22,6 @@ final class RouteDefinition: Sendable {
     /// nil for the global table.
     var scheme: String? { template.scheme }
     var priority: Int { template.priority }
-    var handlerDescription: String { template.handlerDescription }
 
     func rank(ofExpansion offset: Int) -> RouteRank {
         RouteRank(priority: priority, order: firstOrder + UInt64(offset))

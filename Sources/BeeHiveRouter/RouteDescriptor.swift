@@ -17,7 +17,7 @@ public struct RouteDescriptor: Sendable, Hashable, CustomStringConvertible {
     public var priority: Int { template.priority }
     /// What handles the route: a closure, a ``RouteHandler`` type or the `Decodable` type a typed handler
     /// receives, by name.
-    public var handler: String { template.handlerDescription }
+    public var handler: String { template.handlerName.description }
     /// Where the route was registered: `file:line` of the `addRoute` call, or the annotation record's object.
     public var origin: String { template.origin.description }
 

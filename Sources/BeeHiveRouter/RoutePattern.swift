@@ -58,6 +58,13 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         func fail(_ reason: RoutePatternError.Reason) -> RoutePatternError { RoutePatternError(pattern: text, reason: reason) }
         if text.utf8.contains(UInt8(ascii: "?")) { throw fail(.queryInPattern) }
         if text.utf8.lazy.filter({ $0 == UInt8(ascii: "#") }).count > 1 { throw fail(.multipleFragments) }
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")") }) else {
+            // No groups, the common case: one expansion, the pattern itself, with nothing to combine or sort.
+            expansions = [try Self.expansion(of: text, pattern: text, options: options)]
+            self.text = text
+            self.options = options
+            return
+        }
         let tokens = try Self.tokens(of: text, options: options)
         let count = Self.expansionCount(tokens)
         guard count <= Self.maximumExpansionCount else {
@@ -189,42 +196,59 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: Components
 
+    /// One expansion's components, split on the bytes `/` and `#` (ASCII, so never inside another character's
+    /// bytes): one pass, and a string made only for each component's text.
     private static func expansion(of variant: String, pattern: String, options: Options) throws(RoutePatternError) -> Expansion {
         func fail(_ reason: RoutePatternError.Reason) -> RoutePatternError { RoutePatternError(pattern: pattern, reason: reason) }
-        let parts = variant.unicodeScalars.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
         var segments: [Expansion.Segment] = []
         var names: [String] = []
-        var seenNames = Set<String>()
-        var texts: [String] = []
-        func add(_ components: Substring.UnicodeScalarView) throws(RoutePatternError) {
-            for scalars in components.split(separator: "/") {
-                let component = Substring(scalars)
-                if segments.last == .wildcard { throw fail(.wildcardNotLast) }
-                texts.append(String(component))
-                if component == "*" {
-                    segments.append(.wildcard)
-                } else if component.first == ":" {
-                    // JLRoutes keeps the `:` of a lone `:` as the name.
-                    let name = component.unicodeScalars.count == 1 ? ":" : String(component.unicodeScalars.dropFirst())
-                    guard !RouteParameters.ReservedKey.all.contains(name) else { throw fail(.reservedVariableName(name: name)) }
-                    guard seenNames.insert(name).inserted else { throw fail(.duplicateVariable(name: name)) }
-                    names.append(name)
-                    segments.append(.variable(name))
-                } else {
-                    segments.append(.literal(PercentDecoding.decode(component, plusAsSpace: false)))
-                }
+        // Filled once there are enough names that searching the list would make many variables quadratic.
+        var nameSet: Set<String>?
+        var text = "/"
+        var inFragment = false
+        var isFirstPathComponent = true
+        func add(_ component: Substring) throws(RoutePatternError) {
+            if segments.last == .wildcard { throw fail(.wildcardNotLast) }
+            if inFragment || !isFirstPathComponent { text += "/" }
+            isFirstPathComponent = false
+            text += component
+            let utf8 = component.utf8
+            if utf8.count == 1 && utf8.first == UInt8(ascii: "*") {
+                segments.append(.wildcard)
+            } else if utf8.first == UInt8(ascii: ":") {
+                // JLRoutes keeps the `:` of a lone `:` as the name.
+                let name = utf8.count == 1 ? ":" : String(component.unicodeScalars.dropFirst())
+                guard !RouteParameters.ReservedKey.all.contains(name) else { throw fail(.reservedVariableName(name: name)) }
+                if nameSet == nil && names.count >= 16 { nameSet = Set(names) }
+                let isNew = nameSet != nil ? nameSet!.insert(name).inserted : !names.contains(name)
+                guard isNew else { throw fail(.duplicateVariable(name: name)) }
+                names.append(name)
+                segments.append(.variable(name))
+            } else if utf8.contains(UInt8(ascii: "%")) {
+                segments.append(.literal(PercentDecoding.decode(component, plusAsSpace: false)))
+            } else {
+                segments.append(.literal(String(component)))
             }
         }
-        try add(parts[0])
-        var text = "/" + texts.joined(separator: "/")
-        if parts.count == 2 {
-            if segments.last == .wildcard { throw fail(.wildcardNotLast) }
-            segments.append(.fragmentMarker)
-            let pathCount = texts.count
-            try add(parts[1])
-            let fragment = texts[pathCount...]
-            text += fragment.isEmpty ? "#" : "#/" + fragment.joined(separator: "/")
+        let bytes = variant.utf8
+        var componentStart = bytes.startIndex
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "#") {
+                if componentStart != index { try add(variant[componentStart..<index]) }
+                // The first `#` starts the fragment; the initializer refused patterns with more than one.
+                if byte == UInt8(ascii: "#") && !inFragment {
+                    if segments.last == .wildcard { throw fail(.wildcardNotLast) }
+                    segments.append(.fragmentMarker)
+                    text += "#"
+                    inFragment = true
+                }
+                componentStart = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
         }
+        if componentStart != bytes.endIndex { try add(variant[componentStart...]) }
         // An empty literal: URL components are never empty, so nothing reaches the routes stored past it. Read as
         // components, groups wrap every text run in slashes, so only the pattern as written tells.
         let written = options.contains(.optionalGroupsAreComponents) ? pattern : variant

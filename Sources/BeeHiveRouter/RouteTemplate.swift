@@ -8,15 +8,15 @@ final class RouteTemplate: Sendable {
     /// nil for the global table.
     let scheme: String?
     let priority: Int
-    let handlerDescription: String
+    let handlerName: RouteHandlerName
     let origin: RouteOrigin
 
-    init(id: RouteID, pattern: RoutePattern, scheme: String?, priority: Int, handlerDescription: String, origin: RouteOrigin) {
+    init(id: RouteID, pattern: RoutePattern, scheme: String?, priority: Int, handlerName: RouteHandlerName, origin: RouteOrigin) {
         self.id = id
         self.pattern = pattern
         self.scheme = scheme
         self.priority = priority
-        self.handlerDescription = handlerDescription
+        self.handlerName = handlerName
         self.origin = origin
     }
 }

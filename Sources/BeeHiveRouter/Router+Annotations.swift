@@ -83,7 +83,7 @@ extension Router: RecordConsumer {
                             return false
                         }
                     },
-                    handlerDescription: route.typeName, origin: .record(record))[0])
+                    handlerName: .written(route.typeName), origin: .record(record))[0])
         } catch {
             return .refused(
                 RegistryDiagnostic(

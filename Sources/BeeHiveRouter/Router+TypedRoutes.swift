@@ -27,6 +27,6 @@ extension Router {
                 }
                 return handler(route, parameters)
             },
-            handlerDescription: "\(_typeName(Route.self, qualified: true)) (typed)", origin: .source(fileID: fileID, line: line))[0]
+            handlerName: .decodedType(Route.self), origin: .source(fileID: fileID, line: line))[0]
     }
 }

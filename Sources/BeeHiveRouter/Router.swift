@@ -102,7 +102,7 @@ public final class Router: Sendable {
         _ patterns: [String], scheme: String? = nil, priority: Int = 0, fileID: String = #fileID, line: Int = #line,
         handler: @escaping Handler = { _ in true }
     ) throws(RoutePatternError) -> [RouteID] {
-        try register(patterns, scheme: scheme, priority: priority, handler: handler, handlerDescription: RouteDescriptor.closureHandler, origin: .source(fileID: fileID, line: line))
+        try register(patterns, scheme: scheme, priority: priority, handler: handler, handlerName: .closure, origin: .source(fileID: fileID, line: line))
     }
 
     /// Registers a route whose handler type is instantiated for every match (JLRoutes'
@@ -114,11 +114,11 @@ public final class Router: Sendable {
     ) throws(RoutePatternError) -> RouteID {
         try register(
             [pattern], scheme: scheme, priority: priority, handler: { parameters in Handler().handle(parameters) },
-            handlerDescription: _typeName(Handler.self, qualified: true), origin: .source(fileID: fileID, line: line))[0]
+            handlerName: .handlerType(Handler.self), origin: .source(fileID: fileID, line: line))[0]
     }
 
     func register(
-        _ patterns: [String], scheme: String?, priority: Int, handler: @escaping Handler, handlerDescription: String, origin: RouteOrigin
+        _ patterns: [String], scheme: String?, priority: Int, handler: @escaping Handler, handlerName: RouteHandlerName, origin: RouteOrigin
     ) throws(RoutePatternError) -> [RouteID] {
         let options = configuration.patternOptions
         var parsed: [RoutePattern] = []
@@ -132,7 +132,7 @@ public final class Router: Sendable {
                 state.nextRouteID += 1
                 let definition = RouteDefinition(
                     id: id, pattern: pattern, scheme: schemeName, priority: priority, firstOrder: state.nextOrder,
-                    handler: handler, handlerDescription: handlerDescription, origin: origin)
+                    handler: handler, handlerName: handlerName, origin: origin)
                 state.nextOrder += UInt64(pattern.expansions.count)
                 state.withTable(key) { $0.add(definition) }
                 state.tableOfRoute[id] = key

@@ -9,6 +9,7 @@ import Testing
         ("/user/()", .emptyGroup(offset: 6)),
         ("/a/:id/b/:id", .duplicateVariable(name: "id")),
         ("/a(/:id)(/b/:id)", .duplicateVariable(name: "id")),
+        ((0..<40).map { "/:v\($0)" }.joined() + "/:v7", .duplicateVariable(name: "v7")),
         ("/a/:BeeHiveRoutePattern", .reservedVariableName(name: "BeeHiveRoutePattern")),
         ("/files/*/edit", .wildcardNotLast),
         ("/files(/*)/edit", .wildcardNotLast),
@@ -26,6 +27,14 @@ import Testing
             try router.addRoute(pattern)
         }
         #expect(router.routes().isEmpty)
+    }
+
+    @Test(arguments: [
+        ("", "/"), ("/", "/"), ("a//b/", "/a/b"), ("//a/:id//", "/a/:id"), ("#/a", "/#/a"), ("/a#", "/a#"),
+        ("/a/#//b/", "/a#/b"), ("/caf%C3%A9/:x/*", "/caf%C3%A9/:x/*"),
+    ])
+    func patternsWithoutGroupsAreReadAsOneExpansion(pattern: String, expanded: String) throws {
+        #expect(try RoutePattern(pattern).expandedPatterns == [expanded])
     }
 
     @Test func errorsSayWhatToDo() {
