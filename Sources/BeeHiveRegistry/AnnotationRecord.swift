@@ -57,18 +57,19 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
         if case .inPlace = storage { layout } else { nil }
     }
 
-    /// The section and offset of `origin`, without making the origin (its object path is not needed).
+    /// The section and offset of `origin`, without making the origin (its object path is not needed). A record
+    /// read in place lies in its kind's section: the parser drops one found in another section as misplaced.
     var placement: (section: String, offset: Int) {
         switch storage {
         case .value(let value): (value.origin.section, value.origin.offset)
-        case .inPlace(let bytes): (bytes.section, layout.offset)
+        case .inPlace: (layout.kind.section, layout.offset)
         }
     }
 
     public var origin: RecordOrigin {
         switch storage {
         case .value(let value): value.origin
-        case .inPlace(let bytes): RecordOrigin(objectPath: bytes.objectPath, section: bytes.section, offset: layout.offset)
+        case .inPlace(let bytes): RecordOrigin(objectPath: bytes.objectPath, section: layout.kind.section, offset: layout.offset)
         }
     }
 

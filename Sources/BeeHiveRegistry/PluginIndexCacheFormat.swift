@@ -203,18 +203,21 @@ package enum PluginIndexCacheFormat {
         var reader = Reader(UnsafeRawBufferPointer(rebasing: image.bytes[..<entry.sections.upperBound]), at: entry.sections.lowerBound)
         var records: [AnnotationRecord] = []
         records.reserveCapacity(entry.recordCount)
+        // One for all the plugin's sections, pointing into the image: each record lies in its kind's section, and
+        // its layout's `start` places it among the entry's bytes.
+        let shared = SectionBytes(
+            UnsafeRawBufferPointer(rebasing: image.bytes[entry.sections]), in: image, section: "", objectPath: path)
         for _ in 0..<entry.sectionCount {
-            guard let number = reader.u8(), let count = reader.u32(), let length = reader.u32(), let bytes = reader.bytes(length),
-                let layouts = reader.bytes(count, times: layoutSize)
-            else { return nil }
-            // The section's records point into the image.
-            let section = SectionBytes(bytes, in: image, section: SectionName.all[Int(number)], objectPath: path)
+            guard let number = reader.u8(), let count = reader.u32(), let length = reader.u32() else { return nil }
+            let imageStart = reader.offset - entry.sections.lowerBound
+            guard let bytes = reader.bytes(length), let layouts = reader.bytes(count, times: layoutSize) else { return nil }
             let kinds = kindsBySection[Int(number)]
             var next = 0
             for position in stride(from: 0, to: layouts.count, by: layoutSize) {
-                guard let layout = layout(layouts, at: position, in: bytes, kinds: kinds, after: next) else { return nil }
+                guard var layout = layout(layouts, at: position, in: bytes, kinds: kinds, after: next) else { return nil }
                 next = layout.offset + Int(layout.length) + 1
-                records.append(AnnotationRecord(bytes: section, layout: layout))
+                layout.start = imageStart + layout.offset
+                records.append(AnnotationRecord(bytes: shared, layout: layout))
             }
         }
         return records

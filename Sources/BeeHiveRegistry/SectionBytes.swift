@@ -2,12 +2,14 @@ import CSectionShim
 
 /// One section's bytes, shared by every record parsed from it: the shim's copy of a loaded object's section
 /// (kept alive through the object's reference count; the shim never changes an object it has published), or
-/// bytes copied from Swift, or a part of a larger image that stays alive with it (a plugin index cache). One per
-/// section, so that records need no allocation of their own.
+/// bytes copied from Swift, or a part of a larger image that stays alive with it (a plugin index cache: there, one
+/// for all the sections of a plugin). One per section, so that records need no allocation of their own.
 final class SectionBytes: @unchecked Sendable {
     let buffer: UnsafeRawBufferPointer
     /// What every record of the section shares in its origin, kept here so that a record holds one reference.
     let objectPath: String
+    /// The section the parser reads the bytes as; empty for a plugin's cached sections. A record's own section
+    /// is its kind's (`AnnotationRecord.origin`).
     let section: String
     private let object: UnsafeMutablePointer<bh_object>?
     /// The image `buffer` lies in, when it is not the shim's object or a copy of its own.
