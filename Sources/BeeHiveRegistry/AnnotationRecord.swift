@@ -119,19 +119,26 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
     /// values. What the registry orders records by.
     var identityBytes: (name: UnsafeRawBufferPointer, qualifier: UnsafeRawBufferPointer, objectPath: String, offset: Int)? {
         guard case .inPlace(let bytes) = storage else { return nil }
+        let (name, qualifier) = identitySlices(of: bytes)
+        return (name, qualifier, bytes.objectPath, layout.offset)
+    }
+
+    private func identitySlices(of bytes: SectionBytes) -> (name: UnsafeRawBufferPointer, qualifier: UnsafeRawBufferPointer) {
         let start = layout.start
         return (
             UnsafeRawBufferPointer(rebasing: bytes.buffer[(start + Int(layout.name.start))..<(start + Int(layout.name.end))]),
             UnsafeRawBufferPointer(
-                rebasing: bytes.buffer[(start + Int(layout.qualifier.start))..<(start + Int(layout.qualifier.end))]),
-            bytes.objectPath, layout.offset
+                rebasing: bytes.buffer[(start + Int(layout.qualifier.start))..<(start + Int(layout.qualifier.end))])
         )
     }
 
     /// The bytes of the record's identity's name and qualifier: in place for a record read from a section,
-    /// without making a string.
+    /// without making a string (nor retaining the object path, as `identityBytes` does).
     func withIdentityBytes<Result>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Result) -> Result {
-        if let bytes = identityBytes { return body(bytes.name, bytes.qualifier) }
+        if case .inPlace(let bytes) = storage {
+            let (name, qualifier) = identitySlices(of: bytes)
+            return body(name, qualifier)
+        }
         var name = identity.name
         var qualifier = identity.qualifier
         return name.withUTF8 { name in

@@ -25,17 +25,18 @@ struct PluginDeclarations: Sendable {
         var slots = [UInt64](repeating: 0, count: capacity * 2)
         var repeated: [RecordIdentity: [String]] = [:]
         var modulePlugins: [Int] = []
-        // Read in place: iterating the arrays copied every plugin and record, a retain and a release each.
+        // Read in place: iterating the arrays, or binding a record to a name, copied every plugin and record, a
+        // retain and a release each.
         plugins.withUnsafeBufferPointer { plugins in
             for position in plugins.indices {
                 var carriesModules = false
                 plugins[position].records.withUnsafeBufferPointer { records in
                     for index in records.indices {
-                        let record = records[index]
-                        if record.kind == .module { carriesModules = true }
-                        record.withIdentityBytes { name, qualifier in
-                            let hash = Self.hash(record.kind, name, qualifier)
-                            let (slot, earlier) = Self.probe(slots, plugins, hash, record.kind, name, qualifier)
+                        let kind = records[index].kind
+                        if kind == .module { carriesModules = true }
+                        records[index].withIdentityBytes { name, qualifier in
+                            let hash = Self.hash(kind, name, qualifier)
+                            let (slot, earlier) = Self.probe(slots, plugins, hash, kind, name, qualifier)
                             guard let earlier else {
                                 slots[2 * slot] = hash
                                 slots[2 * slot + 1] = UInt64(position) << 32 | UInt64(index)
@@ -44,7 +45,7 @@ struct PluginDeclarations: Sendable {
                             // A declaration repeated within one plugin is its own business.
                             guard earlier.plugin != position else { return }
                             let path = plugins[position].path
-                            let identity = record.identity
+                            let identity = records[index].identity
                             if repeated[identity]?.contains(path) != true {
                                 repeated[identity, default: [plugins[earlier.plugin].path]].append(path)
                             }
