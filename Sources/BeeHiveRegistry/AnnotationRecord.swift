@@ -149,10 +149,11 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
     /// Compares and hashes the record's bytes in place: records are dictionary keys throughout the hub, and
     /// making their text as a `String` for every lookup cost more than registering what they declare.
     public static func == (lhs: AnnotationRecord, rhs: AnnotationRecord) -> Bool {
-        // Records of one section's bytes are the same record when at the same offset: the common case, in
-        // the hub's tables, decided without making their origins.
+        // Records of one buffer are the same record when they start at the same place in it: the common case,
+        // in the hub's tables, decided without making their origins. The place, not the offset in the section:
+        // a cached plugin's sections share one buffer, and each of them has a record at offset 0.
         if case .inPlace(let left) = lhs.storage, case .inPlace(let right) = rhs.storage, left === right {
-            return lhs.layout.offset == rhs.layout.offset
+            return lhs.layout.start == rhs.layout.start
         }
         guard lhs.origin == rhs.origin else { return false }
         let sameText = lhs.withTextBytes { left in

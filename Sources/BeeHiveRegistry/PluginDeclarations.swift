@@ -25,8 +25,7 @@ struct PluginDeclarations: Sendable {
         var slots = [UInt64](repeating: 0, count: capacity * 2)
         var repeated: [RecordIdentity: [String]] = [:]
         var modulePlugins: [Int] = []
-        // Read in place: iterating the arrays, or binding a record to a name, copied every plugin and record, a
-        // retain and a release each.
+        // Read in place: iterating the arrays copied every plugin and record, a retain and a release each.
         plugins.withUnsafeBufferPointer { plugins in
             for position in plugins.indices {
                 var carriesModules = false

@@ -16,6 +16,13 @@ import Testing
         #expect(warm.plugins.allSatisfy(\.isFromCache) && warm.cacheDiagnostics.isEmpty)
         #expect(warm.plugins.map(\.records) == cold.plugins.map(\.records))
         #expect(warm.plugins.map(\.buildID) == cold.plugins.map(\.buildID))
+        // A cached plugin's records share one buffer, and its service and route each open their section (offset
+        // 0): still different records, each in its own section.
+        let records = warm.plugins[0].records
+        #expect(records.map(\.origin) == cold.plugins[0].records.map(\.origin))
+        #expect(Set(records.map(\.origin.section)) == [SectionName.services, SectionName.routes])
+        #expect(records.filter { $0.origin.offset == 0 }.count == 2)
+        #expect(records[0] != records[1] && records[1] != records[2] && records[0] != records[2])
     }
 
     @Test func standardLocationFollowsXDG() {
