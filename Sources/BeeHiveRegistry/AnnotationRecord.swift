@@ -123,6 +123,13 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
         return (name, qualifier, bytes.objectPath, layout.offset)
     }
 
+    /// For a record read in place, its identity's name and qualifier as bytes of its buffer (valid while the
+    /// record lives), without retaining its object path; nil for a record made from values.
+    var inPlaceIdentityBytes: (name: UnsafeRawBufferPointer, qualifier: UnsafeRawBufferPointer)? {
+        guard case .inPlace(let bytes) = storage else { return nil }
+        return identitySlices(of: bytes)
+    }
+
     private func identitySlices(of bytes: SectionBytes) -> (name: UnsafeRawBufferPointer, qualifier: UnsafeRawBufferPointer) {
         let start = layout.start
         return (
@@ -135,10 +142,7 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
     /// The bytes of the record's identity's name and qualifier: in place for a record read from a section,
     /// without making a string (nor retaining the object path, as `identityBytes` does).
     func withIdentityBytes<Result>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Result) -> Result {
-        if case .inPlace(let bytes) = storage {
-            let (name, qualifier) = identitySlices(of: bytes)
-            return body(name, qualifier)
-        }
+        if let (name, qualifier) = inPlaceIdentityBytes { return body(name, qualifier) }
         var name = identity.name
         var qualifier = identity.qualifier
         return name.withUTF8 { name in

@@ -30,24 +30,33 @@ struct PluginDeclarations: Sendable {
             for position in plugins.indices {
                 var carriesModules = false
                 plugins[position].records.withUnsafeBufferPointer { records in
+                    func declare(
+                        _ index: Int, _ kind: AnnotationKind, _ name: UnsafeRawBufferPointer, _ qualifier: UnsafeRawBufferPointer
+                    ) {
+                        let hash = Self.hash(kind, name, qualifier)
+                        let (slot, earlier) = Self.probe(slots, plugins, hash, kind, name, qualifier)
+                        guard let earlier else {
+                            slots[2 * slot] = hash
+                            slots[2 * slot + 1] = UInt64(position) << 32 | UInt64(index)
+                            return
+                        }
+                        // A declaration repeated within one plugin is its own business.
+                        guard earlier.plugin != position else { return }
+                        let path = plugins[position].path
+                        let identity = records[index].identity
+                        if repeated[identity]?.contains(path) != true {
+                            repeated[identity, default: [plugins[earlier.plugin].path]].append(path)
+                        }
+                    }
                     for index in records.indices {
                         let kind = records[index].kind
                         if kind == .module { carriesModules = true }
-                        records[index].withIdentityBytes { name, qualifier in
-                            let hash = Self.hash(kind, name, qualifier)
-                            let (slot, earlier) = Self.probe(slots, plugins, hash, kind, name, qualifier)
-                            guard let earlier else {
-                                slots[2 * slot] = hash
-                                slots[2 * slot + 1] = UInt64(position) << 32 | UInt64(index)
-                                return
-                            }
-                            // A declaration repeated within one plugin is its own business.
-                            guard earlier.plugin != position else { return }
-                            let path = plugins[position].path
-                            let identity = records[index].identity
-                            if repeated[identity]?.contains(path) != true {
-                                repeated[identity, default: [plugins[earlier.plugin].path]].append(path)
-                            }
+                        // Bytes in place without a closure: calling one on a record read from the buffer made the
+                        // compiler copy the record first (a retain and a release each).
+                        if let (name, qualifier) = records[index].inPlaceIdentityBytes {
+                            declare(index, kind, name, qualifier)
+                        } else {
+                            records[index].withIdentityBytes { declare(index, kind, $0, $1) }
                         }
                     }
                 }
