@@ -33,6 +33,10 @@ enum PercentDecoding {
 
     /// The decoded text of a pattern's literal component.
     static func decode(_ text: Substring, plusAsSpace: Bool) -> String {
+        // Most literals hold nothing to decode: the text is made once, not copied and then read again.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(text)
+        }
         var text = String(text)
         return text.withUTF8 { decode($0, plusAsSpace: plusAsSpace) }
     }

@@ -224,10 +224,8 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
                 guard isNew else { throw fail(.duplicateVariable(name: name)) }
                 names.append(name)
                 segments.append(.variable(name))
-            } else if utf8.contains(UInt8(ascii: "%")) {
-                segments.append(.literal(PercentDecoding.decode(component, plusAsSpace: false)))
             } else {
-                segments.append(.literal(String(component)))
+                segments.append(.literal(PercentDecoding.decode(component, plusAsSpace: false)))
             }
         }
         let bytes = variant.utf8
