@@ -86,7 +86,8 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
     }
 
     public init() {
-        storage = [:]
+        // Not `[:]`: the literal called an initializer on every routing call.
+        storage = Dictionary()
     }
 
     /// Parameters holding these values; strings and string arrays keep their string form.

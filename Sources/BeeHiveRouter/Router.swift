@@ -373,7 +373,7 @@ public final class Router: Sendable {
                         continue
                     case .reject(let reason):
                         endReading()
-                        logger.debug("URL rejected", metadata: ["url": "\(current)", "interceptor": "\(entry.id)", "reason": "\(reason)"])
+                        debug("URL rejected", metadata: ["url": "\(current)", "interceptor": "\(entry.id)", "reason": "\(reason)"])
                         return .rejected(RouteRejection(url: current, reason: reason, interceptor: entry.id))
                     case .redirect(let target):
                         endReading()
@@ -381,7 +381,7 @@ public final class Router: Sendable {
                         if redirects.contains(target) { throw .redirectLoop(chain: redirects + [target]) }
                         let limit = snapshot.configuration.maximumRedirects
                         if redirects.count > limit { throw .tooManyRedirects(chain: redirects + [target], limit: limit) }
-                        logger.debug("URL redirected", metadata: ["url": "\(current)", "to": "\(target)", "interceptor": "\(entry.id)"])
+                        debug("URL redirected", metadata: ["url": "\(current)", "to": "\(target)", "interceptor": "\(entry.id)"])
                         current = target
                         continue redirecting
                     }
@@ -395,7 +395,7 @@ public final class Router: Sendable {
                 return .handled(match)
             }
             let request = Self.request(for: parsed, caller: caller, redirects: redirects, plusAsSpace: plusAsSpace)
-            logger.debug("no route handled the URL", metadata: ["url": "\(current)"])
+            debug("no route handled the URL", metadata: ["url": "\(current)"])
             unmatchedHandler(for: snapshot)?(request)
             return .unmatched(request)
         }
@@ -464,6 +464,13 @@ public final class Router: Sendable {
             guard !runningHandlers || candidate.handle(parameters) else { return nil }
             return RouteMatch(parameters: consume parameters)
         }
+    }
+
+    /// Logs off the routing path. Inlined into `route`'s loop, the logger's reads were hoisted to the loop's
+    /// start: an exclusivity check on its handler for every routing call, logged or not.
+    @inline(never)
+    private func debug(_ message: @autoclosure () -> Logger.Message, metadata: @autoclosure () -> Logger.Metadata) {
+        logger.debug(message(), metadata: metadata())
     }
 
     /// Called after reading a snapshot's tables, while the snapshot still holds them. The tables are read without
