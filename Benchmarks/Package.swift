@@ -25,6 +25,10 @@ let package = Package(
         // The stand-in app of the start-up benchmark; build it before running that benchmark (scripts/bench does).
         .executableTarget(name: "StartupProbe", dependencies: ["CStartupAnnotations", beeHive]),
         .target(name: "BenchSupport", dependencies: ["CBenchLibelf", beeHive, benchmark]),
+        // Workloads shared by the benchmarks and the instruction probe, which must not link the benchmark
+        // library (its malloc interposer) to run under valgrind.
+        .target(name: "BenchWorkloads"),
+        .executableTarget(name: "InstructionProbe", dependencies: ["BenchWorkloads", "CBenchAnnotations", beeHive]),
         .executableTarget(
             name: "DiscoveryBenchmarks",
             dependencies: ["CBenchAnnotations", "BenchSupport", beeHive, benchmark],
@@ -46,7 +50,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "RoutingBenchmarks",
-            dependencies: ["BenchSupport", beeHive, benchmark, .product(name: "RoutingKit", package: "routing-kit")],
+            dependencies: ["BenchSupport", "BenchWorkloads", beeHive, benchmark, .product(name: "RoutingKit", package: "routing-kit")],
             path: "Benchmarks/RoutingBenchmarks",
             plugins: [benchmarkPlugin]
         ),

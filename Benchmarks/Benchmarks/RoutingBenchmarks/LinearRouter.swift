@@ -1,3 +1,5 @@
+import BenchWorkloads
+
 /// The baseline: patterns kept in a list and tried one by one against the path's components.
 struct LinearRouter {
     private var routes: [(components: [RouteSet.Component], output: Int)] = []

@@ -1,4 +1,5 @@
 import BenchSupport
+import BenchWorkloads
 import Benchmark
 import BeeHive
 import RoutingKit

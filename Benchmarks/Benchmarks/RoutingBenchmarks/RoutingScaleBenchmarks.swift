@@ -1,4 +1,5 @@
 import BenchSupport
+import BenchWorkloads
 import Benchmark
 import BeeHive
 
@@ -15,7 +16,7 @@ func scaleBenchmarks() {
         let routes = LazyRoutes(count: count)
         Benchmark("Route.BeeHive-Router-variable-query@\(count)", configuration: configuration) { benchmark in
             let router = routes.beeHive
-            let urls = routes.set.lookups.enumerated().filter { $0.element.route % 3 == 0 }.map { "app:/" + $0.element.path + "?q=\($0.offset)" }
+            let urls = routes.set.variableQueryURLs
             for iteration in benchmark.scaledIterations {
                 blackHole(try? router.route(urls[iteration % urls.count]))
             }

@@ -4,19 +4,19 @@
 /// Route `i` belongs to one of three shapes, in groups of 30 so that the tables branch as real apps do:
 /// a variable at the end (`/api/v3/resource95/:id`), literals only (`/shop/c3/item94`), and a variable in the
 /// middle (`/user/g3/:name/post93`). No path matches two routes, so every router must find the same route.
-struct RouteSet {
+public struct RouteSet: Sendable {
     /// One pattern component, for the routers that take components instead of a pattern string.
-    enum Component: Equatable {
+    public enum Component: Equatable, Sendable {
         case literal(String)
         case variable(String)
     }
 
-    let patterns: [String]
-    let components: [[Component]]
+    public let patterns: [String]
+    public let components: [[Component]]
     /// The paths looked up, spread evenly over the table, and the index of the route each one must match.
-    let lookups: [(path: String, route: Int)]
+    public let lookups: [(path: String, route: Int)]
 
-    init(routes count: Int, lookups lookupCount: Int = 64) {
+    public init(routes count: Int, lookups lookupCount: Int = 64) {
         var patterns: [String] = []
         var components: [[Component]] = []
         for index in 0..<count {
@@ -30,6 +30,12 @@ struct RouteSet {
             let index = sample * count / lookupCount
             return (Self.path(index), index)
         }
+    }
+
+    /// The URLs of issue 14's `route()` target: those of the lookups whose route ends with a variable, each with a
+    /// scheme and one query item (`app://api/v3/resource95/4295?q=5`).
+    public var variableQueryURLs: [String] {
+        lookups.enumerated().filter { $0.element.route % 3 == 0 }.map { "app:/" + $0.element.path + "?q=\($0.offset)" }
     }
 
     private static func route(_ index: Int) -> (String, [Component]) {
