@@ -27,10 +27,23 @@ struct LiteralTable: Sendable {
         let count: Int
 
         @inline(__always)
-        init(_ bytes: UnsafeBufferPointer<UInt8>) {
-            low = LiteralTable.word(bytes, at: 0)
-            high = LiteralTable.word(bytes, at: 8)
+        init(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int) {
             count = bytes.count
+            guard readable >= 16 else {
+                low = LiteralTable.word(bytes, at: 0)
+                high = LiteralTable.word(bytes, at: 8)
+                return
+            }
+            // Two whole words, masked to the key: no branch on the key's length.
+            let base = UnsafeRawPointer(bytes.baseAddress!)
+            low = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) & Self.mask(count)
+            high = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & Self.mask(count - 8)
+        }
+
+        /// Ones over the first `count` bytes of a word, when `count` is below eight.
+        @inline(__always)
+        private static func mask(_ count: Int) -> UInt64 {
+            count >= 8 ? ~0 : count <= 0 ? 0 : (1 << UInt64(8 * count)) &- 1
         }
 
         init(low: UInt64, high: UInt64, count: Int) {
@@ -49,14 +62,17 @@ struct LiteralTable: Sendable {
 
     var isEmpty: Bool { count == 0 }
 
-    func child(for key: UnsafeBufferPointer<UInt8>) -> Int32? {
-        guard let slot = slot(of: key) else { return nil }
+    /// The child for the key whose bytes `key` holds. `readable` bytes from its start may be read (the URL
+    /// around a component goes on past it), so that a short key is loaded as whole words.
+    @inline(__always)
+    func child(for key: UnsafeBufferPointer<UInt8>, readable: Int) -> Int32? {
+        guard let slot = slot(of: key, readable: readable) else { return nil }
         return slots[slot].child
     }
 
     func child(for key: String) -> Int32? {
         var key = key
-        return key.withUTF8 { child(for: $0) }
+        return key.withUTF8 { child(for: $0, readable: $0.count) }
     }
 
     /// Adds a child; the key must not be present.
@@ -65,7 +81,7 @@ struct LiteralTable: Sendable {
         if (count + 1) * 2 > slots.count { grow() }
         let bytes = Array(key.utf8)
         let entry = bytes.withUnsafeBufferPointer { buffer in
-            let head = Head(buffer)
+            let head = Head(buffer, readable: buffer.count)
             return Entry(hash: Self.hash(buffer, head: head), head: head, key: bytes, child: child)
         }
         place(entry)
@@ -74,7 +90,7 @@ struct LiteralTable: Sendable {
 
     mutating func remove(_ key: String) {
         var key = key
-        guard var hole = key.withUTF8({ slot(of: $0) }) else { return }
+        guard var hole = key.withUTF8({ slot(of: $0, readable: $0.count) }) else { return }
         let mask = slots.count - 1
         slots[hole] = .empty
         count -= 1
@@ -91,9 +107,10 @@ struct LiteralTable: Sendable {
         }
     }
 
-    private func slot(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+    @inline(__always)
+    private func slot(of key: UnsafeBufferPointer<UInt8>, readable: Int) -> Int? {
         guard count > 0 else { return nil }
-        let head = Head(key)
+        let head = Head(key, readable: readable)
         let hash = Self.hash(key, head: head)
         return slots.withUnsafeBufferPointer { slots in
             let mask = slots.count - 1

@@ -272,7 +272,7 @@ struct RouteTrie: Sendable {
                                 let child =
                                     component.hasEscape
                                     ? node.pointee.literals.child(for: PercentDecoding.decode(raw, plusAsSpace: false))
-                                    : node.pointee.literals.child(for: raw)
+                                    : node.pointee.literals.child(for: raw, readable: bytes.count - component.start)
                                 if let child {
                                     stack[depth] = Step(node: child, index: step.index + 1)
                                     depth += 1

@@ -50,6 +50,26 @@ import Testing
         #expect(table.child(for: prefix + "xy") == Int32(9))
         #expect(table.child(for: prefix + "y") == Int32(8))
     }
+
+    /// A URL component is looked up where it lies in its URL, read as whole words when the URL goes on past it:
+    /// the bytes after the key must not count, whatever the key's length.
+    @Test func keysInsideALongerBufferAreFoundByTheirOwnBytes() {
+        let keys = (0...24).map { String(repeating: "k", count: $0) } + (1...20).map { "v" + String($0) }
+        var table = LiteralTable()
+        for (index, key) in keys.enumerated() { table.insert(key, child: Int32(index)) }
+        for (index, key) in keys.enumerated() {
+            for trailer in ["", "/", "k", "kkkkkkkkkkkkkkkkkkkk", "/x/y?z=1&w=2#top"] {
+                let buffer = Array((key + trailer).utf8)
+                buffer.withUnsafeBufferPointer { whole in
+                    let found = table.child(for: UnsafeBufferPointer(rebasing: whole[..<key.utf8.count]), readable: whole.count)
+                    #expect(found == Int32(index), "\(key.debugDescription) followed by \(trailer.debugDescription)")
+                }
+            }
+        }
+        Array("v1x/and more bytes".utf8).withUnsafeBufferPointer { whole in
+            #expect(table.child(for: UnsafeBufferPointer(rebasing: whole[..<3]), readable: whole.count) == nil)
+        }
+    }
 }
 
 /// A seeded generator, so that the removal order is the same on every run.

@@ -47,4 +47,37 @@ import Testing
     @Test func decoding() {
         #expect(components("app://x/a%20b/c+d/%zz/%E2%82%AC/%FF") == ["x", "a b", "c d", "%zz", "€", "%FF"])
     }
+
+    /// The path is split eight bytes at a time; a byte at a time is the reference. Random paths over the bytes
+    /// that matter, with delimiters at every offset of a word and across words, must give the same components,
+    /// with the same escape and plus flags, and the same query.
+    @Test func pathSplittingMatchesAByteAtATimeReading() {
+        let alphabet = Array("ab9/?#%+=&é".utf8)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let path = "/z" + String(decoding: (0..<length).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self)
+            let bytes = Array(path.utf8)
+            let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+            var expected: [String] = []
+            var start = 0
+            for index in 0...end where index == end || bytes[index] == UInt8(ascii: "/") {
+                if index > start {
+                    let part = bytes[start..<index]
+                    expected.append("\(String(decoding: part, as: UTF8.self)) \(part.contains(UInt8(ascii: "%"))) \(part.contains(UInt8(ascii: "+")))")
+                }
+                start = index + 1
+            }
+            let url = RouteURL(path, treatsHostAsPathComponent: false)
+            let actual = url.components.prefix { !$0.isFragmentMarker }.map { component in
+                let text = String(decoding: bytes[component.start..<component.end], as: UTF8.self)
+                return "\(text) \(component.hasEscape) \(component.hasPlus)"
+            }
+            #expect(actual == expected, "\(path)")
+            if end < bytes.count, bytes[end] == UInt8(ascii: "?") {
+                let queryEnd = bytes[end...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+                #expect(url.query == (end + 1)..<queryEnd, "\(path)")
+            }
+        }
+    }
 }
