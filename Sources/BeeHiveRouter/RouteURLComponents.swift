@@ -35,6 +35,7 @@ extension RouteURL {
             }
         }
 
+        @inline(__always)
         mutating func append(_ component: Component) {
             if count < Self.inlineCapacity {
                 withUnsafeMutableBytes(of: &inline) {

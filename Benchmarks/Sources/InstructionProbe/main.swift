@@ -8,21 +8,22 @@ import CBenchAnnotations
 /// is doing, where timings move by half from one minute to the next.
 ///
 ///     InstructionProbe route ROUTES CALLS   route() of a URL with one variable and one query item (issue 14)
+///     InstructionProbe static ROUTES CALLS  route() of a path without variables or query (issue 14)
 ///     InstructionProbe discovery SCANS      discovery of this executable's 1,000 records (issue 11)
 let arguments = Array(CommandLine.arguments.dropFirst())
 func count(_ index: Int) -> Int {
     guard index < arguments.count, let value = Int(arguments[index]), value >= 0 else {
-        fatalError("usage: InstructionProbe route ROUTES CALLS | discovery SCANS")
+        fatalError("usage: InstructionProbe route|static ROUTES CALLS | discovery SCANS")
     }
     return value
 }
 
 switch arguments.first {
-case "route":
+case "route", "static":
     let set = RouteSet(routes: count(1))
     let router = Router()
     for pattern in set.patterns { _ = try router.addRoute(pattern) }
-    let urls = set.variableQueryURLs
+    let urls = arguments[0] == "route" ? set.variableQueryURLs : set.lookups.filter { $0.route % 3 == 1 }.map(\.path)
     var handled = 0
     for call in 0..<count(2) {
         if try router.route(urls[call % urls.count]).isHandled { handled += 1 }
@@ -36,5 +37,5 @@ case "discovery":
     }
     precondition(records == 1000 * count(1), "1,000 records per scan")
 default:
-    fatalError("usage: InstructionProbe route ROUTES CALLS | discovery SCANS")
+    fatalError("usage: InstructionProbe route|static ROUTES CALLS | discovery SCANS")
 }
