@@ -399,6 +399,7 @@ public enum RecordParser {
 
     /// Whether the ASCII bytes of a non-empty `range` form a type name: letters, digits, '_', '$' and '.', with
     /// no empty component. Eight bytes at a time (SWAR): a byte at a time was a quarter of the parse.
+    @inline(__always)
     static func isASCIITypeName(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
         let base = bytes.baseAddress.unsafelyUnwrapped
         let dot = UInt8(ascii: ".")

@@ -107,6 +107,7 @@ struct RecordScan {
 
     /// The name of `beehive:1|module|<name>`, a module record without attributes (what `BeeHiveMod` writes,
     /// the most common record), when the record is one and all ASCII; nil for any other record.
+    @inline(__always)
     var bareModuleName: Range<Int>? {
         prefixKind == .module && storedCount == 2 && isASCII && length > 17 ? 17..<length : nil
     }
