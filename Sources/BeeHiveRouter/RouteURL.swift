@@ -150,26 +150,33 @@ struct RouteURL: ~Copyable {
         var hasPlus = false
         // Where the path ends: at its `?` or `#`, or at the end of the URL.
         var pathEnd = count
+        // Acts on the delimiter at `position`; false at the `?` or `#` that ends the path.
+        @inline(__always)
+        func visit(_ position: Int) -> Bool {
+            switch bytes[position] {
+            case UInt8(ascii: "/"):
+                if componentStart != position {
+                    components.append(Component(
+                        start: componentStart, end: position, isFragmentMarker: false, hasEscape: hasEscape, hasPlus: hasPlus))
+                }
+                componentStart = position + 1
+                hasEscape = false
+                hasPlus = false
+            case UInt8(ascii: "%"): hasEscape = true
+            case UInt8(ascii: "+"): hasPlus = true
+            default: return false
+            }
+            return true
+        }
         // Eight bytes at a time, visiting only the delimiters a word holds: a loop that looked at every byte
-        // branched on letters against digits, which no predictor follows.
+        // branched on letters against digits, which no predictor follows. The last bytes go one at a time.
         path: do {
             while index + 8 <= count {
                 var delimiters = Self.pathDelimiterBytes(in: bytes, at: index)
                 while delimiters != 0 {
                     let position = index + delimiters.trailingZeroBitCount / 8
                     delimiters &= delimiters - 1
-                    switch bytes[position] {
-                    case UInt8(ascii: "/"):
-                        if componentStart != position {
-                            components.append(Component(
-                                start: componentStart, end: position, isFragmentMarker: false, hasEscape: hasEscape, hasPlus: hasPlus))
-                        }
-                        componentStart = position + 1
-                        hasEscape = false
-                        hasPlus = false
-                    case UInt8(ascii: "%"): hasEscape = true
-                    case UInt8(ascii: "+"): hasPlus = true
-                    default:
+                    guard visit(position) else {
                         pathEnd = position
                         break path
                     }
@@ -177,21 +184,10 @@ struct RouteURL: ~Copyable {
                 index += 8
             }
             while index < count {
-                switch bytes[index] {
-                case UInt8(ascii: "/"):
-                    if componentStart != index {
-                        components.append(Component(
-                            start: componentStart, end: index, isFragmentMarker: false, hasEscape: hasEscape, hasPlus: hasPlus))
-                    }
-                    componentStart = index + 1
-                    hasEscape = false
-                    hasPlus = false
-                case UInt8(ascii: "%"): hasEscape = true
-                case UInt8(ascii: "+"): hasPlus = true
-                case UInt8(ascii: "?"), UInt8(ascii: "#"):
+                let byte = bytes[index]
+                if byte <= UInt8(ascii: "?") && Self.pathDelimiters & (1 << UInt64(byte)) != 0 && !visit(index) {
                     pathEnd = index
                     break path
-                default: break
                 }
                 index += 1
             }
@@ -235,6 +231,12 @@ struct RouteURL: ~Copyable {
         } else {
             Self.appendFragmentPath(fragment, in: bytes, to: &components)
         }
+    }
+
+    /// The bytes below 64 that end a path component or mark it: `#`, `%`, `+`, `/` and `?`, one bit each.
+    private static var pathDelimiters: UInt64 {
+        1 << UInt64(UInt8(ascii: "#")) | 1 << UInt64(UInt8(ascii: "%")) | 1 << UInt64(UInt8(ascii: "+"))
+            | 1 << UInt64(UInt8(ascii: "/")) | 1 << UInt64(UInt8(ascii: "?"))
     }
 
     /// The high bit of each of the eight bytes at `index` that is `/`, `?`, `#`, `%` or `+`, and no other bit:
