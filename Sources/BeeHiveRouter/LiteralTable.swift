@@ -40,7 +40,7 @@ struct LiteralTable: Sendable {
             high = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & Self.mask(count - 8)
         }
 
-        /// Ones over the first `count` bytes of a word, when `count` is below eight.
+        /// Ones over the first `count` bytes of a word: all of it from eight bytes on, none from zero down.
         @inline(__always)
         private static func mask(_ count: Int) -> UInt64 {
             count >= 8 ? ~0 : count <= 0 ? 0 : (1 << UInt64(8 * count)) &- 1
