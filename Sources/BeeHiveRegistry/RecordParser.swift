@@ -63,6 +63,16 @@ public enum RecordParser {
                 start += 1
                 continue
             }
+            if expectedKinds & 1 != 0, let length = bareModuleRecordLength(base, at: start, count: buffer.count) {
+                // Valid as it stands: nothing past the name to read, and the defaults stand.
+                var layout = RecordLayout(
+                    offset: start, start: start, length: UInt16(truncatingIfNeeded: length), kind: .module,
+                    name: RecordLayout.Span(start: UInt16(truncatingIfNeeded: bareModulePrefixLength), end: UInt16(truncatingIfNeeded: length)))
+                layout.section = index
+                layouts.append(layout)
+                start += length + 1
+                continue
+            }
             var scan = RecordScan(base, from: start, count: buffer.count)
             let end = start + scan.length
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
@@ -71,15 +81,6 @@ public enum RecordParser {
                     RegistryDiagnostic(
                         .malformedRecord(reason: "not NUL-terminated at the end of the section"),
                         objectPath: bytes.objectPath, section: section, record: printable(chunk)))
-            } else if expectedKinds & 1 != 0, let name = scan.bareModuleName, scan.length <= maximumRecordLength,
-                isASCIITypeName(chunk, name)
-            {
-                // Valid as it stands: nothing past the name to read, and the defaults stand.
-                var layout = RecordLayout(
-                    offset: start, start: start, length: UInt16(truncatingIfNeeded: scan.length), kind: .module,
-                    name: RecordLayout.Span(start: UInt16(truncatingIfNeeded: name.lowerBound), end: UInt16(truncatingIfNeeded: name.upperBound)))
-                layout.section = index
-                layouts.append(layout)
             } else {
                 layouts.append(.unparsed)
                 let last = layouts.count - 1
@@ -397,6 +398,54 @@ public enum RecordParser {
         }
     }
 
+    /// The length of `beehive:1|module|`, which starts a module record's type name.
+    static let bareModulePrefixLength = 17
+
+    /// The length (without its NUL) of the record at `start` when it is `beehive:1|module|<type name>`, a module
+    /// record without attributes (what `BeeHiveMod` writes, nearly every record), all ASCII, valid and at most
+    /// `maximumRecordLength` long; nil for any other record, which the general parser then reads and explains.
+    ///
+    /// The name is checked in the same pass that finds its NUL, eight bytes at a time: finding the end first and
+    /// checking the name after read each byte twice, and the general parser's per-field work cost more than both.
+    @inline(__always)
+    static func bareModuleRecordLength(_ base: UnsafeRawPointer, at start: Int, count: Int) -> Int? {
+        // Little-endian words: "beehive:" and "1|module", then the '|' before the name.
+        guard start + bareModulePrefixLength + 8 <= count,
+            UInt64(littleEndian: (base + start).loadUnaligned(as: UInt64.self)) == 0x3A65_7669_6865_6562,
+            UInt64(littleEndian: (base + start + 8).loadUnaligned(as: UInt64.self)) == 0x656C_7564_6F6D_7C31,
+            base.load(fromByteOffset: start + 16, as: UInt8.self) == UInt8(ascii: "|"),
+            base.load(fromByteOffset: start + bareModulePrefixLength, as: UInt8.self) != UInt8(ascii: ".")
+        else { return nil }
+        let high: UInt64 = 0x8080_8080_8080_8080
+        var index = start + bareModulePrefixLength
+        var previousDots: UInt64 = 0
+        while index + 8 <= count && index - start <= maximumRecordLength {
+            let word = UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self))
+            let nuls = ByteMask.equal(word, 0)
+            // Bytes from the NUL on are not the record's. A byte above 0x7F fails the record here; the sums of
+            // `typeNameBytes` may then carry into later bytes, but the record is refused whatever they say.
+            let kept: UInt64 = nuls == 0 ? ~0 : (nuls & (0 &- nuls)) &- 1
+            let (invalid, dots) = typeNameBytes(word)
+            let keptDots = dots & kept
+            // Not a type-name byte (a '|' starts attributes), not ASCII, or a dot right after a dot.
+            guard (invalid | word & high | (keptDots & ((keptDots << 8) | (previousDots >> 56)))) & kept == 0 else {
+                return nil
+            }
+            guard nuls != 0 else {
+                previousDots = dots
+                index += 8
+                continue
+            }
+            let length = index - start + nuls.trailingZeroBitCount / 8
+            // Not empty, not ending with a dot, and not too long.
+            guard length > bareModulePrefixLength, length <= maximumRecordLength,
+                base.load(fromByteOffset: start + length - 1, as: UInt8.self) != UInt8(ascii: ".")
+            else { return nil }
+            return length
+        }
+        return nil
+    }
+
     /// Whether the ASCII bytes of a non-empty `range` form a type name: letters, digits, '_', '$' and '.', with
     /// no empty component. Eight bytes at a time (SWAR): a byte at a time was a quarter of the parse.
     @inline(__always)
@@ -444,15 +493,10 @@ public enum RecordParser {
         func within(_ word: UInt64, _ low: UInt8, _ top: UInt8) -> UInt64 {
             (word &+ ones &* UInt64(0x80 - low)) & ~(word &+ ones &* UInt64(0x7F - top)) & high
         }
-        func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
-            let difference = word ^ (ones &* UInt64(byte))
-            let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-            return ~(((difference & low) &+ low) | difference | low)
-        }
         let letters = within(word | (ones &* 0x20), UInt8(ascii: "a"), UInt8(ascii: "z"))
         let digits = within(word, UInt8(ascii: "0"), UInt8(ascii: "9"))
-        let dots = equal(word, UInt8(ascii: "."))
-        let valid = letters | digits | dots | equal(word, UInt8(ascii: "_")) | equal(word, UInt8(ascii: "$"))
+        let dots = ByteMask.equal(word, UInt8(ascii: "."))
+        let valid = letters | digits | dots | ByteMask.equal(word, UInt8(ascii: "_")) | ByteMask.equal(word, UInt8(ascii: "$"))
         return (~valid & high, dots)
     }
 

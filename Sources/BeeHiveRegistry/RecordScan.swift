@@ -19,8 +19,6 @@ struct RecordScan {
     private var low: UInt64 = 0
     private var high: UInt64 = 0
     private(set) var storedCount = 0
-    /// The record's kind when its header and kind were compared as words; nil when they were scanned.
-    private(set) var prefixKind: AnnotationKind?
     /// More separators than `capacity`: the fields past the stored ones must be searched for.
     private(set) var overflowed = false
     /// The parser's cursor, kept here so that reading fields copies no scan: where the next field starts
@@ -45,17 +43,16 @@ struct RecordScan {
         var high: UInt64 = 0
         // Nearly every record starts with the current header and a kind: those bytes hold no NUL, are ASCII
         // and have their separators at known places, so they are compared as words rather than scanned.
-        let (prefix, kind) = Self.currentPrefix(base, at: start, count: count)
+        let prefix = Self.currentPrefix(base, at: start, count: count)
         if prefix != 0 {
             low = 9 | UInt64(prefix - 1) << 16
             storedCount = 2
-            prefixKind = kind
             index += prefix
         }
         while index + 8 <= count {
             let word = UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self))
-            let nuls = Self.zeroBytes(word)
-            let pipes = Self.zeroBytes(word ^ 0x7C7C_7C7C_7C7C_7C7C)
+            let nuls = ByteMask.equal(word, 0)
+            let pipes = ByteMask.equal(word, UInt8(ascii: "|"))
             if nuls != 0 {
                 let before = nuls.trailingZeroBitCount / 8
                 let mask: UInt64 = before == 0 ? 0 : (1 << UInt64(8 * before)) - 1
@@ -82,34 +79,26 @@ struct RecordScan {
 
     private init() {}
 
-    /// The length of `beehive:1|<kind>|` at `start` and the kind, or 0 when the record does not start so (it is
-    /// then scanned from its first byte, and the parser says what is wrong with it).
+    /// The length of `beehive:1|<kind>|` at `start`, or 0 when the record does not start so (it is then scanned
+    /// from its first byte, and the parser says what is wrong with it).
     @inline(__always)
-    private static func currentPrefix(_ base: UnsafeRawPointer, at start: Int, count: Int) -> (Int, AnnotationKind?) {
-        guard start + 18 <= count else { return (0, nil) }
+    private static func currentPrefix(_ base: UnsafeRawPointer, at start: Int, count: Int) -> Int {
+        guard start + 18 <= count else { return 0 }
         // Little-endian words: "beehive:" and "1|module", "1|target", "1|route|", "1|servic".
         guard UInt64(littleEndian: (base + start).loadUnaligned(as: UInt64.self)) == 0x3A65_7669_6865_6562 else {
-            return (0, nil)
+            return 0
         }
         let pipe = UInt8(ascii: "|")
         let isPipe = base.load(fromByteOffset: start + 16, as: UInt8.self) == pipe
         switch UInt64(littleEndian: (base + start + 8).loadUnaligned(as: UInt64.self)) {
-        case 0x656C_7564_6F6D_7C31: return isPipe ? (17, .module) : (0, nil)
-        case 0x7465_6772_6174_7C31: return isPipe ? (17, .target) : (0, nil)
-        case 0x7C65_7475_6F72_7C31: return (16, .route)
+        case 0x656C_7564_6F6D_7C31, 0x7465_6772_6174_7C31: return isPipe ? 17 : 0
+        case 0x7C65_7475_6F72_7C31: return 16
         case 0x6369_7672_6573_7C31:
             return base.load(fromByteOffset: start + 16, as: UInt8.self) == UInt8(ascii: "e")
-                && base.load(fromByteOffset: start + 17, as: UInt8.self) == pipe ? (18, .service) : (0, nil)
+                && base.load(fromByteOffset: start + 17, as: UInt8.self) == pipe ? 18 : 0
         default:
-            return (0, nil)
+            return 0
         }
-    }
-
-    /// The name of `beehive:1|module|<name>`, a module record without attributes (what `BeeHiveMod` writes,
-    /// the most common record), when the record is one and all ASCII; nil for any other record.
-    @inline(__always)
-    var bareModuleName: Range<Int>? {
-        prefixKind == .module && storedCount == 2 && isASCII && length > 17 ? 17..<length : nil
     }
 
     func hasMore(in bytes: UnsafeRawBufferPointer) -> Bool { position <= bytes.count }
@@ -158,12 +147,5 @@ struct RecordScan {
             high |= value
         }
         storedCount += 1
-    }
-
-    /// The high bit of each byte of `word` that is zero, and no other bit: no carry crosses a byte, unlike
-    /// the shorter `(word - 0x01…) & ~word` test, so every match is exact and not only the first.
-    private static func zeroBytes(_ word: UInt64) -> UInt64 {
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        return ~(((word & low) &+ low) | word | low)
     }
 }

@@ -113,4 +113,53 @@ import Testing
         }
         #expect(accepted > 500 && accepted < 3500)
     }
+
+    /// Module records without attributes have a fast path that finds the end and checks the name in one pass;
+    /// every record it accepts or declines must be read as a record handed over on its own is read. Names of 0
+    /// to 30 bytes over allowed, refused, separator, dot and non-ASCII bytes, one to three NULs apart, at every
+    /// place in a word, and sections cut at every length (so that the last record may have no NUL).
+    @Test func bareModuleRecordsAgreeWithTheGeneralParser() {
+        let alphabet = Array("aZ09_$..|=-@ ~".utf8) + [0x7F, 0x01, 0xC3, 0xA9, 0xFF]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let origin = RecordOrigin(objectPath: "/lib/libShop.so", section: SectionName.modules, offset: 0)
+        var accepted = 0
+        for trial in 0..<2000 {
+            var bytes = [UInt8](repeating: 0, count: trial % 8)
+            var expected: [(text: String, diagnostic: String?)] = []
+            for _ in 0..<(1 + next(6)) {
+                let length = next(31)
+                // Mostly letters and dots, so that valid names and names whose only fault is two dots across
+                // the words the fast path reads both occur.
+                let name = (0..<length).map { _ -> UInt8 in
+                    switch next(16) {
+                    case 0: alphabet[next(alphabet.count)]
+                    case 1, 2: UInt8(ascii: ".")
+                    default: UInt8(ascii: "m")
+                    }
+                }
+                let record = Array("beehive:1|module|".utf8) + name
+                switch RecordParser.parse(bytes: record, origin: origin) {
+                case .success(let parsed): expected.append((parsed.text, nil))
+                case .failure(let diagnostic): expected.append((diagnostic.record ?? "", diagnostic.kind.name))
+                }
+                bytes += record + [UInt8](repeating: 0, count: 1 + next(3))
+            }
+            let result = split(bytes)
+            #expect(result.records.map(\.text) == expected.filter { $0.diagnostic == nil }.map(\.text), "trial \(trial)")
+            #expect(result.diagnostics.map(\.kind.name) == expected.compactMap(\.diagnostic), "trial \(trial)")
+            #expect(result.diagnostics.map(\.record) == expected.filter { $0.diagnostic != nil }.map(\.text), "trial \(trial)")
+            accepted += result.records.count
+            // The same section cut short: the last record has no NUL, and the records before it are unchanged.
+            let cut = bytes.count - 1 - next(4)
+            if cut > 0, bytes[cut - 1] != 0 {
+                let shortened = split(Array(bytes[..<cut]))
+                #expect(shortened.diagnostics.last.map { "\($0.kind)" }?.contains("not NUL-terminated") == true, "trial \(trial) cut")
+            }
+        }
+        #expect(accepted > 1000, "\(accepted) records accepted")
+    }
 }
