@@ -410,7 +410,7 @@ public enum RecordParser {
     @inline(__always)
     static func bareModuleRecordLength(_ base: UnsafeRawPointer, at start: Int, count: Int) -> Int? {
         // Little-endian words: "beehive:" and "1|module", then the '|' before the name.
-        guard start + bareModulePrefixLength + 8 <= count,
+        guard start + bareModulePrefixLength < count,
             UInt64(littleEndian: (base + start).loadUnaligned(as: UInt64.self)) == 0x3A65_7669_6865_6562,
             UInt64(littleEndian: (base + start + 8).loadUnaligned(as: UInt64.self)) == 0x656C_7564_6F6D_7C31,
             base.load(fromByteOffset: start + 16, as: UInt8.self) == UInt8(ascii: "|"),
@@ -419,8 +419,12 @@ public enum RecordParser {
         let high: UInt64 = 0x8080_8080_8080_8080
         var index = start + bareModulePrefixLength
         var previousDots: UInt64 = 0
-        while index + 8 <= count && index - start <= maximumRecordLength {
-            let word = UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self))
+        while index < count && index - start <= maximumRecordLength {
+            // The section's last bytes are its last word moved down: the bytes shifted in read as NULs past the
+            // end, which the length check below refuses, so the section's last record needs no slower path.
+            let word = index + 8 <= count
+                ? UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self))
+                : UInt64(littleEndian: (base + count - 8).loadUnaligned(as: UInt64.self)) >> UInt64(8 * (index + 8 - count))
             let nuls = ByteMask.equal(word, 0)
             // Bytes from the NUL on are not the record's. A byte above 0x7F fails the record here; the sums of
             // `typeNameBytes` may then carry into later bytes, but the record is refused whatever they say.
@@ -438,7 +442,7 @@ public enum RecordParser {
             }
             let length = index - start + nuls.trailingZeroBitCount / 8
             // Not empty, not ending with a dot, and not too long.
-            guard length > bareModulePrefixLength, length <= maximumRecordLength,
+            guard length > bareModulePrefixLength, length <= maximumRecordLength, start + length < count,
                 base.load(fromByteOffset: start + length - 1, as: UInt8.self) != UInt8(ascii: ".")
             else { return nil }
             return length

@@ -117,7 +117,7 @@ import Testing
     /// Module records without attributes have a fast path that finds the end and checks the name in one pass;
     /// every record it accepts or declines must be read as a record handed over on its own is read. Names of 0
     /// to 30 bytes over allowed, refused, separator, dot and non-ASCII bytes, one to three NULs apart, at every
-    /// place in a word, and sections cut at every length (so that the last record may have no NUL).
+    /// place in a word, with the last record near the section's end or cut short of its NUL.
     @Test func bareModuleRecordsAgreeWithTheGeneralParser() {
         let alphabet = Array("aZ09_$..|=-@ ~".utf8) + [0x7F, 0x01, 0xC3, 0xA9, 0xFF]
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
@@ -130,6 +130,7 @@ import Testing
         for trial in 0..<2000 {
             var bytes = [UInt8](repeating: 0, count: trial % 8)
             var expected: [(text: String, diagnostic: String?)] = []
+            var (lastRecordStart, lastRecordEnd) = (0, 0)
             for _ in 0..<(1 + next(6)) {
                 let length = next(31)
                 // Mostly letters and dots, so that valid names and names whose only fault is two dots across
@@ -146,19 +147,24 @@ import Testing
                 case .success(let parsed): expected.append((parsed.text, nil))
                 case .failure(let diagnostic): expected.append((diagnostic.record ?? "", diagnostic.kind.name))
                 }
-                bytes += record + [UInt8](repeating: 0, count: 1 + next(3))
+                lastRecordStart = bytes.count
+                bytes += record
+                lastRecordEnd = bytes.count
+                bytes += [UInt8](repeating: 0, count: 1 + next(3))
             }
             let result = split(bytes)
             #expect(result.records.map(\.text) == expected.filter { $0.diagnostic == nil }.map(\.text), "trial \(trial)")
             #expect(result.diagnostics.map(\.kind.name) == expected.compactMap(\.diagnostic), "trial \(trial)")
             #expect(result.diagnostics.map(\.record) == expected.filter { $0.diagnostic != nil }.map(\.text), "trial \(trial)")
             accepted += result.records.count
-            // The same section cut short: the last record has no NUL, and the records before it are unchanged.
-            let cut = bytes.count - 1 - next(4)
-            if cut > 0, bytes[cut - 1] != 0 {
-                let shortened = split(Array(bytes[..<cut]))
-                #expect(shortened.diagnostics.last.map { "\($0.kind)" }?.contains("not NUL-terminated") == true, "trial \(trial) cut")
-            }
+            // The same section cut inside its last record: that record has no NUL, and the ones before it are
+            // read as before.
+            let cut = lastRecordEnd - next(min(4, lastRecordEnd - lastRecordStart))
+            let shortened = split(Array(bytes[..<cut]))
+            let before = expected.dropLast()
+            #expect(shortened.records.map(\.text) == before.filter { $0.diagnostic == nil }.map(\.text), "trial \(trial) cut")
+            #expect(shortened.diagnostics.dropLast().map(\.kind.name) == before.compactMap(\.diagnostic), "trial \(trial) cut")
+            #expect(shortened.diagnostics.last.map { "\($0.kind)" }?.contains("not NUL-terminated") == true, "trial \(trial) cut")
         }
         #expect(accepted > 1000, "\(accepted) records accepted")
     }
