@@ -33,8 +33,6 @@ final class Registration: Sendable {
     let scope: ServiceScope
     let maker: Maker
     let source: ServiceSource
-    /// The implementation type's name, or `factory`.
-    let implementation: String
     private let storage = Locked(Storage())
 
     init(key: ServiceKey, scope: ServiceScope, maker: Maker, source: ServiceSource) {
@@ -42,22 +40,28 @@ final class Registration: Sendable {
         self.scope = scope
         self.maker = maker
         self.source = source
+    }
+
+    /// The implementation type's name, or `factory`. Printed when asked for (listings, errors, duplicates),
+    /// not at registration: printing a type the process has not printed before was a quarter of registering it.
+    var implementation: String {
         switch maker {
-        case .factory: implementation = ServiceRegistration.factoryImplementation
-        case .type(let type): implementation = ServiceTypeName.of(type)
-        case .typeName(let name): implementation = name
+        case .factory: ServiceRegistration.factoryImplementation
+        case .type(let type): ServiceTypeName.of(type)
+        case .typeName(let name): name
         }
     }
 
-    /// Two registrations with the same identity and scope provide the same thing, so registering both is not a
-    /// conflict. Factories have none: two closures cannot be compared.
-    var identity: String? {
-        if case .factory = maker { return nil }
-        return implementation
-    }
-
+    /// Two registrations of the same implementation in the same scope provide the same thing, so registering
+    /// both is not a conflict. Factories cannot be compared. The same type has the same name, so only
+    /// different types are compared by name (a type registered in code and by its name in a file or record).
     func provides(sameAs other: Registration) -> Bool {
-        identity != nil && identity == other.identity && scope == other.scope
+        guard scope == other.scope else { return false }
+        switch (maker, other.maker) {
+        case (.factory, _), (_, .factory): return false
+        case (.type(let mine), .type(let theirs)) where mine == theirs: return true
+        default: return implementation == other.implementation
+        }
     }
 
     /// What creates an instance: the registered factory, or the implementation type's initializer, the type

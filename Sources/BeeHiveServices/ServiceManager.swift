@@ -36,8 +36,19 @@ public final class ServiceManager: Sendable {
         var typeNames: [ObjectIdentifier: String] = [:]
         /// Service types seen in code, by name, to check annotated implementations against in `validate()`.
         var knownTypes: [String: Any.Type] = [:]
+        /// Types named since `knownTypes` was last asked: only validation reads it, so registering does not pay
+        /// for hashing the name a second time.
+        var unindexedTypes: [(name: String, type: Any.Type)] = []
         /// Bumped on every change, so a lookup that raced with a change does not cache a stale instance.
         var generation: UInt64 = 0
+
+        /// The known type of that name, after indexing the types named since the last call in the order they
+        /// were named, so the latest of one name wins as it did when each was indexed on registration.
+        mutating func knownType(named name: String) -> Any.Type? {
+            for (name, type) in unindexedTypes { knownTypes[name] = type }
+            unindexedTypes.removeAll()
+            return knownTypes[name]
+        }
     }
 
     /// Records a change of the registrations or cached instances; called with the lock held, so that the
@@ -505,13 +516,13 @@ public final class ServiceManager: Sendable {
         let name = ServiceTypeName.of(type)
         state.withLock { state in
             state.typeNames[id] = name
-            state.knownTypes[name] = type
+            state.unindexedTypes.append((name, type))
         }
         return name
     }
 
     func knownType(named name: String) -> Any.Type? {
-        if let known = state.withLock({ $0.knownTypes[name] }) { return known }
+        if let known = state.withLock({ $0.knownType(named: name) }) { return known }
         // A protocol a Swift macro named comes with a reference: a name lookup of a protocol scans every
         // conformance record of the process.
         guard let type = TypeReferences.resolve(name, as: Any.Type.self) ?? ServiceTypeName.type(named: name) else { return nil }

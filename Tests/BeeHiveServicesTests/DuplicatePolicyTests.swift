@@ -45,6 +45,16 @@ import Testing
         #expect(recorder.messages(at: .error).isEmpty && recorder.messages(at: .warning).isEmpty)
     }
 
+    @Test func theSameTypeTwiceInCodeIsNoConflict() throws {
+        let recorder = LogRecorder()
+        let manager = ServiceManager(logger: recorder.logger)
+        manager.register(HomeService.self, implementation: HomeServiceImpl.self)
+        manager.register(HomeService.self, implementation: HomeServiceImpl.self)
+        #expect(try manager.resolve(HomeService.self).title == "home")
+        #expect(manager.registrations.map(\.implementation) == Array(repeating: "BeeHiveServicesTests.HomeServiceImpl", count: 2))
+        #expect(recorder.messages(at: .error).isEmpty)
+    }
+
     @Test func sameImplementationInAnotherScopeConflicts() {
         let manager = ServiceManager()
         manager.register(HomeService.self, implementation: HomeServiceImpl.self)

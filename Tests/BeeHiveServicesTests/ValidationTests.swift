@@ -2,7 +2,19 @@ import BeeHiveRegistry
 import BeeHiveServices
 import Testing
 
+/// No name lookup finds a private protocol: validation knows it only as the type registered in code.
+private protocol PrivateService: AnyObject {}
+
 @Suite struct ValidationTests {
+    @Test func aServiceRegisteredInCodeIsCheckedAgainstItsOwnType() throws {
+        let manager = ServiceManager()
+        manager.register(PrivateService.self, implementation: UnrelatedImplementation.self)
+        let service = try #require(manager.registrations.first?.service)
+        #expect(
+            manager.validate().map(\.kind)
+                == [.doesNotConform(service: service, implementation: "BeeHiveServicesTests.UnrelatedImplementation")])
+    }
+
     @Test func healthyServicesValidateAndSingletonsStayCreated() throws {
         let counter = Counter()
         let manager = ServiceManager()
