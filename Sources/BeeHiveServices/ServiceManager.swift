@@ -33,7 +33,7 @@ public final class ServiceManager: Sendable {
         var registrations: [ServiceKey: [Registration]] = [:]
         /// Singleton and named instances already cast to the requested type: the cached lookup path.
         var cache = InstanceCache()
-        var typeNames: [ObjectIdentifier: String] = [:]
+        var typeNames = TypeNameTable()
         /// Service types seen in code, by name, to check annotated implementations against in `validate()`.
         var knownTypes: [String: Any.Type] = [:]
         /// Types named since `knownTypes` was last asked: only validation reads it, so registering does not pay
@@ -515,7 +515,7 @@ public final class ServiceManager: Sendable {
         if let name = state.withLock({ $0.typeNames[id] }) { return name }
         let name = ServiceTypeName.of(type)
         state.withLock { state in
-            state.typeNames[id] = name
+            state.typeNames.insert(name, for: id)
             state.unindexedTypes.append((name, type))
         }
         return name
