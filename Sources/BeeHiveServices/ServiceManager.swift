@@ -32,8 +32,8 @@ public final class ServiceManager: Sendable {
         /// Every registration of each service, in registration order.
         var registrations: [ServiceKey: [Registration]] = [:]
         /// Singleton and named instances already cast to the requested type: the cached lookup path.
-        var cache = InstanceCache()
-        var typeNames = TypeNameTable()
+        var cache = TypeKeyedTable<TypedInstance>()
+        var typeNames = TypeKeyedTable<String>()
         /// Service types seen in code, by name, to check annotated implementations against in `validate()`.
         var knownTypes: [String: Any.Type] = [:]
         /// Types named since `knownTypes` was last asked: only validation reads it, so registering does not pay
@@ -350,7 +350,7 @@ public final class ServiceManager: Sendable {
     @inline(never)
     private func refill(_ local: ThreadInstanceCache, type: ObjectIdentifier, name: String?) -> UnsafeMutableRawPointer? {
         guard let (instance, generation) = state.withLock({ state in
-            state.cache.instance(of: type, name: name).map { ($0, state.generation) }
+            state.cache.value(of: type, name: name).map { ($0, state.generation) }
         }) else { return nil }
         local.insert(instance, of: type, name: name, manager: identity, generation: generation)
         return instance.storage
@@ -512,10 +512,10 @@ public final class ServiceManager: Sendable {
 
     private func typeName(of type: Any.Type) -> String {
         let id = ObjectIdentifier(type)
-        if let name = state.withLock({ $0.typeNames[id] }) { return name }
+        if let name = state.withLock({ $0.typeNames.value(of: id) }) { return name }
         let name = ServiceTypeName.of(type)
         state.withLock { state in
-            state.typeNames.insert(name, for: id)
+            state.typeNames.insert(name, of: id)
             state.unindexedTypes.append((name, type))
         }
         return name

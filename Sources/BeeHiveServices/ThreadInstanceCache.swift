@@ -18,7 +18,7 @@ final class ThreadInstanceCache {
     @exclusivity(unchecked) private(set) var manager: UInt64 = 0
     @exclusivity(unchecked) private(set) var generation: UInt64 = 0
     /// Owns the copied instances; named lookups probe it.
-    @exclusivity(unchecked) private var instances = InstanceCache()
+    @exclusivity(unchecked) private var instances = TypeKeyedTable<TypedInstance>()
     /// The unnamed instances' values by type address, for the common lookup: plain words, so that a probe
     /// neither compares strings nor retains anything. Each value lives in a box `instances` holds.
     @exclusivity(unchecked) private var unnamed: UnsafeMutablePointer<Slot>
@@ -44,7 +44,7 @@ final class ThreadInstanceCache {
     /// the copy.
     @inline(__always)
     func storage(of type: ObjectIdentifier, name: String?) -> UnsafeMutableRawPointer? {
-        guard name == nil else { return instances.instance(of: type, name: name)?.storage }
+        guard name == nil else { return instances.value(of: type, name: name)?.storage }
         let address = UInt(bitPattern: type)
         var index = Self.slot(address) & mask
         while true {

@@ -1,35 +1,36 @@
-/// The table behind the cached lookup path: instances by requested type and service name.
+/// Values by type and optional name: the manager's cached instances (the cached lookup path) and the names of
+/// the types it has named (every registration in code, every lookup the cache cannot answer).
 ///
-/// Open addressing with linear probing and a multiplicative hash of the type's address, so looking up an
-/// unnamed service neither runs `Hasher` nor allocates. Entries are only added or replaced; the manager clears
-/// the whole table on any change of its registrations, so there is no deletion to handle.
-struct InstanceCache {
+/// Open addressing with linear probing and a multiplicative hash of the type's address, so a lookup neither runs
+/// `Hasher` (for an unnamed key) nor allocates; `Dictionary` ran `Hasher` on each visit. Entries are only added or
+/// replaced, or all cleared at once, so there is no deletion to handle.
+struct TypeKeyedTable<Value> {
     private struct Entry {
         let type: ObjectIdentifier
         let name: String?
-        let instance: TypedInstance
+        let value: Value
     }
 
     private var entries = [Entry?](repeating: nil, count: 16)
     private var count = 0
 
-    func instance(of type: ObjectIdentifier, name: String?) -> TypedInstance? {
+    func value(of type: ObjectIdentifier, name: String? = nil) -> Value? {
         let mask = entries.count - 1
         var index = Self.slot(type, name) & mask
         while let entry = entries[index] {
-            if entry.type == type && entry.name == name { return entry.instance }
+            if entry.type == type && entry.name == name { return entry.value }
             index = (index + 1) & mask
         }
         return nil
     }
 
-    mutating func insert(_ instance: TypedInstance, of type: ObjectIdentifier, name: String?) {
+    mutating func insert(_ value: Value, of type: ObjectIdentifier, name: String? = nil) {
         // At most half full, so probes stay short and always end at an empty slot.
         if (count + 1) * 2 > entries.count {
             let old = entries
             entries = [Entry?](repeating: nil, count: old.count * 2)
             count = 0
-            for case let entry? in old { insert(entry.instance, of: entry.type, name: entry.name) }
+            for case let entry? in old { insert(entry.value, of: entry.type, name: entry.name) }
         }
         let mask = entries.count - 1
         var index = Self.slot(type, name) & mask
@@ -38,7 +39,7 @@ struct InstanceCache {
             index = (index + 1) & mask
         }
         if entries[index] == nil { count += 1 }
-        entries[index] = Entry(type: type, name: name, instance: instance)
+        entries[index] = Entry(type: type, name: name, value: value)
     }
 
     mutating func removeAll() {
