@@ -14,6 +14,9 @@ public enum RecordParser {
     public static let currentVersion = "1"
     /// Longer records are refused: no name or URL pattern is that long, and a missing NUL would read on.
     public static let maximumRecordLength = 4096
+    /// `beehive:` and `1|module` as little-endian words: the hot paths compare a record's first bytes with them.
+    static let headerWord: UInt64 = 0x3A65_7669_6865_6562
+    static let moduleKindWord: UInt64 = 0x656C_7564_6F6D_7C31
 
     /// The attributes each kind accepts, in the order their values are checked. Adding one: list it here and
     /// read its slot in `Record.layout()`.
@@ -213,7 +216,7 @@ public enum RecordParser {
         @inline(__always)
         func isCurrentHeader(_ range: Range<Int>) -> Bool {
             range.count == 9
-                && UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self)) == 0x3A65_7669_6865_6562
+                && UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self)) == headerWord
                 && bytes[range.lowerBound + 8] == UInt8(ascii: "1")
         }
 
@@ -411,8 +414,8 @@ public enum RecordParser {
     static func bareModuleRecordLength(_ base: UnsafeRawPointer, at start: Int, count: Int) -> Int? {
         // Little-endian words: "beehive:" and "1|module", then the '|' before the name.
         guard start + bareModulePrefixLength < count,
-            UInt64(littleEndian: (base + start).loadUnaligned(as: UInt64.self)) == 0x3A65_7669_6865_6562,
-            UInt64(littleEndian: (base + start + 8).loadUnaligned(as: UInt64.self)) == 0x656C_7564_6F6D_7C31,
+            UInt64(littleEndian: (base + start).loadUnaligned(as: UInt64.self)) == headerWord,
+            UInt64(littleEndian: (base + start + 8).loadUnaligned(as: UInt64.self)) == moduleKindWord,
             base.load(fromByteOffset: start + 16, as: UInt8.self) == UInt8(ascii: "|"),
             base.load(fromByteOffset: start + bareModulePrefixLength, as: UInt8.self) != UInt8(ascii: ".")
         else { return nil }
@@ -428,13 +431,11 @@ public enum RecordParser {
             let nuls = ByteMask.equal(word, 0)
             // Bytes from the NUL on are not the record's. A byte above 0x7F fails the record here; the sums of
             // `typeNameBytes` may then carry into later bytes, but the record is refused whatever they say.
-            let kept: UInt64 = nuls == 0 ? ~0 : (nuls & (0 &- nuls)) &- 1
-            let (invalid, dots) = typeNameBytes(word)
-            let keptDots = dots & kept
-            // Not a type-name byte (a '|' starts attributes), not ASCII, or a dot right after a dot.
-            guard (invalid | word & high | (keptDots & ((keptDots << 8) | (previousDots >> 56)))) & kept == 0 else {
-                return nil
-            }
+            // Ones below the first NUL's high bit, all ones when there is none.
+            let kept = (nuls & (0 &- nuls)) &- 1
+            // Not a type-name byte (a '|' starts attributes), a dot right after a dot, or not ASCII.
+            let (faults, dots) = typeNameFaults(word, kept: kept, previousDots: previousDots)
+            guard faults | (word & high & kept) == 0 else { return nil }
             guard nuls != 0 else {
                 previousDots = dots
                 index += 8
@@ -466,9 +467,8 @@ public enum RecordParser {
         var index = range.lowerBound
         while index + 8 <= range.upperBound {
             let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let (invalid, dots) = typeNameBytes(word)
-            // A dot right after a dot, within the word or across from the previous one.
-            bad |= invalid | (dots & ((dots << 8) | (previousDots >> 56)))
+            let (faults, dots) = typeNameFaults(word, kept: ~0, previousDots: previousDots)
+            bad |= faults
             previousDots = dots
             index += 8
         }
@@ -480,11 +480,19 @@ public enum RecordParser {
             let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: range.upperBound - 8, as: UInt64.self))
             let outside = max(0, range.lowerBound - (range.upperBound - 8))
             let inside: UInt64 = ~0 << UInt64(8 * outside)
-            let (invalid, dots) = typeNameBytes(word)
-            let kept = dots & inside
-            bad |= (invalid & inside) | (kept & (kept << 8))
+            bad |= typeNameFaults(word, kept: inside, previousDots: 0).faults
         }
         return bad == 0
+    }
+
+    /// The high bit of each byte of an all-ASCII `word` among the `kept` ones that cannot stand there in a type
+    /// name: a byte no type name holds, or a dot right after a dot, within the word or across from the last byte
+    /// of the word before (whose dots are `previousDots`); and the word's dots, for the next word.
+    @inline(__always)
+    private static func typeNameFaults(_ word: UInt64, kept: UInt64, previousDots: UInt64) -> (faults: UInt64, dots: UInt64) {
+        let (invalid, dots) = typeNameBytes(word)
+        let keptDots = dots & kept
+        return ((invalid | (keptDots & ((keptDots << 8) | (previousDots >> 56)))) & kept, dots)
     }
 
     /// The high bit of each byte of an all-ASCII `word` that no type name may hold, and of each dot.

@@ -85,13 +85,13 @@ struct RecordScan {
     private static func currentPrefix(_ base: UnsafeRawPointer, at start: Int, count: Int) -> Int {
         guard start + 18 <= count else { return 0 }
         // Little-endian words: "beehive:" and "1|module", "1|target", "1|route|", "1|servic".
-        guard UInt64(littleEndian: (base + start).loadUnaligned(as: UInt64.self)) == 0x3A65_7669_6865_6562 else {
+        guard UInt64(littleEndian: (base + start).loadUnaligned(as: UInt64.self)) == RecordParser.headerWord else {
             return 0
         }
         let pipe = UInt8(ascii: "|")
         let isPipe = base.load(fromByteOffset: start + 16, as: UInt8.self) == pipe
         switch UInt64(littleEndian: (base + start + 8).loadUnaligned(as: UInt64.self)) {
-        case 0x656C_7564_6F6D_7C31, 0x7465_6772_6174_7C31: return isPipe ? 17 : 0
+        case RecordParser.moduleKindWord, 0x7465_6772_6174_7C31: return isPipe ? 17 : 0
         case 0x7C65_7475_6F72_7C31: return 16
         case 0x6369_7672_6573_7C31:
             return base.load(fromByteOffset: start + 16, as: UInt8.self) == UInt8(ascii: "e")
