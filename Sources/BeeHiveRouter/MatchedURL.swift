@@ -10,22 +10,32 @@
 struct MatchedURL: Sendable {
     /// The URL, as routed.
     let text: String
-    let template: RouteTemplate
+    private(set) var template: RouteTemplate
     /// Which expansion of the definition's pattern matched.
-    private let expansion: Int32
+    private var expansion: Int32
     private let plusAsSpace: Bool
     private let treatsHostAsPathComponent: Bool
     private let readsLikeJLRoutes: Bool
 
-    /// The reading flags are the URL's own, not the router's current configuration: a URL read before a
-    /// deferred plugin changed the configuration is matched as it was read, and must be read again that way.
-    init(_ url: borrowing RouteURL, candidate: RouteCandidate, plusAsSpace: Bool) {
-        text = url.text
+    /// Takes the text the router read, rather than copying it: a copy and its release were two atomic operations
+    /// per routing call. The reading flags are the URL's own, not the router's current configuration: a URL read
+    /// before a deferred plugin changed the configuration is matched as it was read, and must be read again that
+    /// way.
+    init(
+        text: consuming String, candidate: RouteCandidate, plusAsSpace: Bool, treatsHostAsPathComponent: Bool, readsLikeJLRoutes: Bool
+    ) {
+        self.text = text
         template = candidate.template
         expansion = Int32(truncatingIfNeeded: candidate.expansion)
         self.plusAsSpace = plusAsSpace
-        treatsHostAsPathComponent = url.treatsHostAsPathComponent
-        readsLikeJLRoutes = url.readsLikeJLRoutes
+        self.treatsHostAsPathComponent = treatsHostAsPathComponent
+        self.readsLikeJLRoutes = readsLikeJLRoutes
+    }
+
+    /// The same URL matched by the next candidate, after a handler declined.
+    mutating func retarget(_ candidate: RouteCandidate) {
+        template = candidate.template
+        expansion = Int32(truncatingIfNeeded: candidate.expansion)
     }
 
     /// The scheme of the route's table, or ``RouteParameters/globalScheme``.
@@ -36,11 +46,11 @@ struct MatchedURL: Sendable {
         let segments = template.pattern.expansions[Int(expansion)].segments
         return withURL { url in
             if let position = segments.firstIndex(of: .variable(key)) {
-                return .string(url.value(of: url.components[position], plusAsSpace: plusAsSpace))
+                return .string(url.value(of: url.components[position], in: text, plusAsSpace: plusAsSpace))
             }
             guard url.query != nil || url.fragmentQuery != nil else { return nil }
             var values: [String] = []
-            url.forEachQueryItem(plusAsSpace: plusAsSpace) { name, value in
+            url.forEachQueryItem(in: text, plusAsSpace: plusAsSpace) { name, value in
                 if name == key { values.append(value) }
             }
             switch values.count {
@@ -56,10 +66,10 @@ struct MatchedURL: Sendable {
         let segments = template.pattern.expansions[Int(expansion)].segments
         return withURL { url in
             var values: [String: RouteParameters.Value] = [:]
-            url.forEachQueryItem(plusAsSpace: plusAsSpace) { name, value in RouteParameters.append(value, forKey: name, to: &values) }
+            url.forEachQueryItem(in: text, plusAsSpace: plusAsSpace) { name, value in RouteParameters.append(value, forKey: name, to: &values) }
             for (position, segment) in segments.enumerated() {
                 guard case .variable(let name) = segment else { continue }
-                values[name] = .string(url.value(of: url.components[position], plusAsSpace: plusAsSpace))
+                values[name] = .string(url.value(of: url.components[position], in: text, plusAsSpace: plusAsSpace))
             }
             return values
         }
@@ -70,7 +80,7 @@ struct MatchedURL: Sendable {
         let matched = template.pattern.expansions[Int(expansion)]
         guard matched.hasWildcard else { return nil }
         return withURL { url in
-            url.components[(matched.segments.count - 1)...].map { url.value(of: $0, plusAsSpace: plusAsSpace) }
+            url.components[(matched.segments.count - 1)...].map { url.value(of: $0, in: text, plusAsSpace: plusAsSpace) }
         }
     }
 

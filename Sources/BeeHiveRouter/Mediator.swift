@@ -164,7 +164,7 @@ public final class Mediator: Sendable {
     @discardableResult
     public func perform(url: String) throws(MediatorError) -> (any Sendable)? {
         let parsed = RouteURL(url, treatsHostAsPathComponent: true)
-        guard let urlScheme = parsed.scheme else { throw .invalidURL(url: url, reason: "it has no scheme") }
+        guard let urlScheme = parsed.scheme(in: url) else { throw .invalidURL(url: url, reason: "it has no scheme") }
         if let scheme, urlScheme.lowercased() != scheme.lowercased() {
             throw .invalidURL(url: url, reason: "its scheme is not '\(scheme)'")
         }
@@ -172,13 +172,13 @@ public final class Mediator: Sendable {
         guard components.count == 2, !components.contains(where: \.isFragmentMarker) else {
             throw .invalidURL(url: url, reason: "it names \(components.count) path components instead of a target and an action")
         }
-        let target = parsed.value(of: components[0], plusAsSpace: false)
-        let action = parsed.value(of: components[1], plusAsSpace: false)
+        let target = parsed.value(of: components[0], in: url, plusAsSpace: false)
+        let action = parsed.value(of: components[1], in: url, plusAsSpace: false)
         if let prefix = localOnlyActionPrefix, action.hasPrefix(prefix) {
             throw .localOnlyAction(target: target, action: action, prefix: prefix)
         }
         var parameters = RouteParameters()
-        parsed.forEachQueryItem(plusAsSpace: decodesPlusSymbols) { name, value in parameters.append(value, forKey: name) }
+        parsed.forEachQueryItem(in: url, plusAsSpace: decodesPlusSymbols) { name, value in parameters.append(value, forKey: name) }
         parameters.setValue(.string(url), forKey: RouteParameters.ReservedKey.url)
         return try perform(target: target, action: action, parameters: parameters)
     }

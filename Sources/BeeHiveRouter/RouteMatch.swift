@@ -5,7 +5,7 @@ public struct RouteMatch: Sendable {
     /// The parameters of a match always hold it (nothing changes them after the router made them), so the route
     /// is read from them rather than stored twice: a match costs one reference to the route, not two.
     init(parameters: RouteParameters) {
-        precondition(parameters.matchedTemplate != nil, "a match's parameters hold the route they matched")
+        precondition(parameters.hasMatch, "a match's parameters hold the route they matched")
         self.parameters = parameters
     }
 

@@ -165,8 +165,25 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
     }
 
     /// Adds a match to the caller's values: the values read from the URL and the reserved keys.
-    mutating func setMatch(_ matched: MatchedURL) {
+    mutating func setMatch(_ matched: consuming MatchedURL) {
         self.matched = matched
+    }
+
+    /// Points the match at the next candidate, after a handler declined; the URL stays.
+    mutating func retargetMatch(_ candidate: RouteCandidate) {
+        matched!.retarget(candidate)
+    }
+
+    /// Removes the match and gives back its URL's text.
+    mutating func takeMatchedText() -> String? {
+        guard let matched = matched.take() else { return nil }
+        return matched.text
+    }
+
+    /// Whether a match is held, its values not merged into the stored ones.
+    var hasMatch: Bool {
+        if case .some = matched { return true }
+        return false
     }
 
     /// The route of the match, while its values are not merged into the stored ones.

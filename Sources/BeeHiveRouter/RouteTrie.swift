@@ -9,7 +9,7 @@
 /// `/google/callback` registered, `/google` matches `/:provider` (RoutingKit's trie fails it, vapor/vapor#3213).
 /// One walk lists every route that fits, best first, so any number of declining handlers costs one walk.
 struct RouteTrie: Sendable {
-    private struct Node: Sendable {
+    fileprivate struct Node: Sendable {
         var literals = LiteralTable()
         var variable: Int32 = -1
         var fragment: Int32 = -1
@@ -103,69 +103,88 @@ struct RouteTrie: Sendable {
         }
     }
 
-    /// Calls `body` with the URL and every route that fits it, best ranked first, until `body` returns a result;
-    /// returns that result, or nil when every route was declined. The URL is handed to `body` rather than
-    /// captured by it, since a closure's captures are copies.
+    /// The route lists that fit the URL read from `text`, found by one walk. A URL that one list fits, the common case, allocates
+    /// nothing.
     ///
     /// Nothing about the URL is recorded for a route: every pattern component but `*` matches exactly one URL
-    /// component, so the pattern alone says which components its variables and its wildcard took.
-    ///
-    /// One walk collects the route lists that fit (each already in rank order); a heap merges them, so the
-    /// routes come out in rank order without sorting them all, and stopping early skips the rest. A URL that one
-    /// list fits, the common case, allocates nothing here.
-    func firstCandidate<Result>(
-        _ url: borrowing RouteURL, _ body: (_ url: borrowing RouteURL, _ candidate: RouteCandidate) -> Result?
-    ) -> Result? {
-        var first: Hit?
-        var hits: [Hit] = []
-        walk(url) { node, isWildcard in
+    /// component, so the pattern alone says which components its variables and its wildcard took. The candidates
+    /// are read from the hits without the URL, so the router can move the URL's text into the match.
+    func hits(for url: borrowing RouteURL, in text: String) -> Hits {
+        var hits = Hits()
+        walk(url, in: text) { node, isWildcard in
             let hit = Hit(node: node, isWildcard: isWildcard)
-            guard let head = first else {
-                first = hit
+            guard let head = hits.first else {
+                hits.first = hit
                 return
             }
-            if hits.isEmpty { hits.append(head) }
-            hits.append(hit)
+            if hits.more.isEmpty { hits.more.append(head) }
+            hits.more.append(hit)
         }
-        guard let only = first else { return nil }
-        return nodes.withUnsafeBufferPointer { nodes -> Result? in
-            let nodes = nodes.baseAddress!
-            if hits.isEmpty {
-                let node = nodes + Int(only.node)
-                var position = RouteList.Position()
-                while let entry = node.pointee.next(wildcard: only.isWildcard, from: &position) {
-                    if let result = body(url, entry) { return result }
-                }
-                return nil
-            }
-            var heap = CandidateHeap(hits, nodes: nodes)
-            while let entry = heap.popFirst() {
-                if let result = body(url, entry) { return result }
-            }
-            return nil
-        }
+        return hits
     }
 
-    /// Whether some route fits the URL.
-    func matches(_ url: borrowing RouteURL) -> Bool {
+    /// The routes of the hits, best ranked first, read one at a time with ``Candidates/next(in:)``. The hits must
+    /// come from this trie, unchanged since.
+    func candidates(in hits: Hits) -> Candidates {
+        if hits.more.isEmpty { return Candidates(only: hits.first, heap: nil) }
+        return nodes.withUnsafeBufferPointer { Candidates(only: nil, heap: CandidateHeap(hits.more, nodes: $0.baseAddress!)) }
+    }
+
+    /// Whether some route fits the URL read from `text`.
+    func matches(_ url: borrowing RouteURL, in text: String) -> Bool {
         var found = false
-        walk(url) { _, _ in found = true }
+        walk(url, in: text) { _, _ in found = true }
         return found
     }
 
+    /// The route lists a walk found: node indices, so keeping them retains nothing.
+    struct Hits {
+        /// The first list found.
+        fileprivate var first: Hit?
+        /// Every list found, the first included, when there are several.
+        fileprivate var more: [Hit] = []
+
+        var isEmpty: Bool { first == nil }
+    }
+
     /// A route list the walk found.
-    private struct Hit {
+    fileprivate struct Hit {
         /// The node whose routes, or wildcard routes, fit: an index, so that keeping it retains nothing.
         let node: Int32
         let isWildcard: Bool
     }
 
+    /// Reads the routes of a walk's hits in rank order. Each hit's list is already in rank order; a heap merges
+    /// them, so the routes come out in rank order without sorting them all, and stopping early skips the rest.
+    /// Pulled by the router rather than pushed into a closure: the parameters a closure captures are copied for
+    /// every handler call.
+    struct Candidates {
+        /// The hit when there is one; the heap reads several.
+        private let only: Hit?
+        private var position = RouteList.Position()
+        private let heap: CandidateHeap?
+
+        fileprivate init(only: Hit?, heap: CandidateHeap?) {
+            self.only = only
+            self.heap = heap
+        }
+
+        /// The next route, or nil when every route was read. `trie` is the trie the hits came from.
+        mutating func next(in trie: borrowing RouteTrie) -> RouteCandidate? {
+            trie.nodes.withUnsafeBufferPointer { nodes in
+                if let only {
+                    return (nodes.baseAddress! + Int(only.node)).pointee.next(wildcard: only.isWildcard, from: &position)
+                }
+                return heap?.popFirst(nodes: nodes.baseAddress!)
+            }
+        }
+    }
+
     /// The next entry of each hit, best ranked on top. The heap holds hit indices and compares copied ranks, so
-    /// reordering it moves and retains nothing.
-    private struct CandidateHeap {
+    /// reordering it moves and retains nothing. An object, so that the cursor holding it stays three words: only
+    /// a URL that several lists fit, which allocates its hits anyway, makes one.
+    fileprivate final class CandidateHeap {
         private let hits: [Hit]
-        /// The trie's nodes, valid while the heap is in use.
-        private let nodes: UnsafePointer<Node>
         /// Per hit: its list's next entry (nil once the list is read out), that entry's rank, and where the
         /// reading of its list stands.
         private var entries: [RouteCandidate?] = []
@@ -175,7 +194,6 @@ struct RouteTrie: Sendable {
 
         init(_ hits: [Hit], nodes: UnsafePointer<Node>) {
             self.hits = hits
-            self.nodes = nodes
             entries.reserveCapacity(hits.count)
             ranks.reserveCapacity(hits.count)
             positions.reserveCapacity(hits.count)
@@ -191,8 +209,8 @@ struct RouteTrie: Sendable {
             for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
         }
 
-        /// The best ranked entry left; its list's next entry takes its place.
-        mutating func popFirst() -> RouteCandidate? {
+        /// The best ranked entry left; its list's next entry takes its place. `nodes` are the trie's.
+        func popFirst(nodes: UnsafePointer<Node>) -> RouteCandidate? {
             guard let top = heap.first, let entry = entries[top] else { return nil }
             let hit = hits[top]
             if let next = nodes[Int(hit.node)].next(wildcard: hit.isWildcard, from: &positions[top]) {
@@ -208,7 +226,7 @@ struct RouteTrie: Sendable {
             return entry
         }
 
-        private mutating func siftDown(_ start: Int) {
+        private func siftDown(_ start: Int) {
             var parent = start
             while true {
                 var best = parent
@@ -233,9 +251,9 @@ struct RouteTrie: Sendable {
     /// every node on the way and the routes of the nodes where the URL ends. An explicit stack, at most two steps
     /// per URL component, replaces recursion, so a URL of any depth is walked in constant call-stack space. The
     /// walk allocates nothing for URLs of up to 63 components unless a component needs percent-decoding.
-    private func walk(_ url: borrowing RouteURL, _ visit: (_ node: Int32, _ isWildcard: Bool) -> Void) {
+    private func walk(_ url: borrowing RouteURL, in text: String, _ visit: (_ node: Int32, _ isWildcard: Bool) -> Void) {
         let count = url.components.count
-        url.withBytes { bytes in
+        RouteURL.withBytes(of: text) { bytes in
             url.components.withUnsafeBufferPointer { components in
                 nodes.withUnsafeBufferPointer { nodes in
                     Self.withScratch(of: Step.self, capacity: 2 * count + 2) { stack in

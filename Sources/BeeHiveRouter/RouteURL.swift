@@ -1,13 +1,14 @@
 /// A URL split the way JLRoutes reads it, by one pass over its UTF-8 bytes and without Foundation.
 ///
 /// Components are byte ranges into the text, the first eight stored inline, so parsing a typical URL allocates
-/// nothing. The path
+/// nothing. The text stays with the caller, who passes it back to read values: the parsed URL holds no reference,
+/// so the router can move the text on into the match without a reference count going up and down. The path
 /// is the host (when it is not a domain name, an IP literal or `localhost`, or when the host is always a path
 /// component), then the path, then, when the fragment is a path (`#/view/42`), a fragment marker followed by
 /// the fragment's components. Empty components are skipped, so `a//b/` is `a`, `b`.
 ///
-/// Not copyable: it is large (the inline components), and a copy would also retain its text, so the router
-/// borrows the one it read all the way down instead of letting copies slip in.
+/// Not copyable: it is large (the inline components), so the router borrows the one it read all the way down
+/// instead of letting copies slip in.
 struct RouteURL: ~Copyable {
     /// Three words with no tail padding (its size is its stride), so that eight of them stored inline can be read
     /// as one buffer.
@@ -30,8 +31,6 @@ struct RouteURL: ~Copyable {
         var hasPlus: Bool { flags & 4 != 0 }
     }
 
-    /// The URL, stored contiguously so its bytes can be read in place.
-    private(set) var text: String
     /// The byte offset of the scheme's `:`, or nil for a relative URL such as `/user/42`.
     private(set) var schemeEnd: Int?
     private(set) var components = Components()
@@ -44,23 +43,20 @@ struct RouteURL: ~Copyable {
     let treatsHostAsPathComponent: Bool
     let readsLikeJLRoutes: Bool
 
-    init(_ text: String, treatsHostAsPathComponent: Bool, readsLikeJLRoutes: Bool = false) {
-        var text = text
-        text.makeContiguousUTF8()
-        self.text = ""
+    /// Reads `text`; every later read of a value takes the same text.
+    init(_ text: borrowing String, treatsHostAsPathComponent: Bool, readsLikeJLRoutes: Bool = false) {
         self.treatsHostAsPathComponent = treatsHostAsPathComponent
         self.readsLikeJLRoutes = readsLikeJLRoutes
         // Parsed straight into the stored properties: building the inline components elsewhere and moving them in
-        // copied about 200 bytes per URL. The text moves in last, so it is not retained for the parse.
+        // copied about 200 bytes per URL.
         Self.withBytes(of: text) { bytes in
             parse(bytes, treatsHostAsPathComponent: treatsHostAsPathComponent, readsLikeJLRoutes: readsLikeJLRoutes)
         }
-        self.text = consume text
     }
 
-    /// The scheme as written.
-    var scheme: String? {
-        schemeEnd.map { end in withBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[..<end]), as: UTF8.self) } }
+    /// The scheme as written in `text`, the text this URL was read from.
+    func scheme(in text: String) -> String? {
+        schemeEnd.map { end in Self.withBytes(of: text) { String(decoding: UnsafeBufferPointer(rebasing: $0[..<end]), as: UTF8.self) } }
     }
 
     /// The scheme lowercased, read without parsing the rest of the URL.
@@ -75,14 +71,11 @@ struct RouteURL: ~Copyable {
         }
     }
 
-    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        Self.withBytes(of: text, body)
-    }
-
-    /// A component's value: percent-decoded, with `+` as a space when asked; `#` for the fragment marker.
-    func value(of component: Component, plusAsSpace: Bool) -> String {
+    /// A component's value in `text`, the text this URL was read from: percent-decoded, with `+` as a space when
+    /// asked; `#` for the fragment marker.
+    func value(of component: Component, in text: String, plusAsSpace: Bool) -> String {
         if component.isFragmentMarker { return "#" }
-        return withBytes { bytes in
+        return Self.withBytes(of: text) { bytes in
             let slice = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
             guard component.hasEscape || (plusAsSpace && component.hasPlus) else {
                 return String(decoding: slice, as: UTF8.self)
@@ -91,10 +84,10 @@ struct RouteURL: ~Copyable {
         }
     }
 
-    /// Every `name=value` pair of the query and of the fragment's query, in order, decoded. Items without `=`
-    /// carry nothing and are skipped; an empty name (`?=v`) is kept, as in JLRoutes.
-    func forEachQueryItem(plusAsSpace: Bool, _ body: (_ name: String, _ value: String) -> Void) {
-        withBytes { bytes in
+    /// Every `name=value` pair of the query and of the fragment's query in `text`, in order, decoded. Items without
+    /// `=` carry nothing and are skipped; an empty name (`?=v`) is kept, as in JLRoutes.
+    func forEachQueryItem(in text: String, plusAsSpace: Bool, _ body: (_ name: String, _ value: String) -> Void) {
+        Self.withBytes(of: text) { bytes in
             func items(in range: Range<Int>) {
                 var itemStart = range.lowerBound
                 for index in range.lowerBound...range.upperBound where index == range.upperBound || bytes[index] == UInt8(ascii: "&") {
@@ -112,9 +105,10 @@ struct RouteURL: ~Copyable {
 
     // MARK: Parsing
 
-    private static func withBytes<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    /// The text's UTF-8 bytes, in place.
+    static func withBytes<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
-        // Only bridged strings lack contiguous storage; `init` made its own copy contiguous.
+        // Only bridged strings lack contiguous storage.
         var copy = text
         copy.makeContiguousUTF8()
         return copy.utf8.withContiguousStorageIfAvailable(body)!

@@ -62,6 +62,8 @@ public final class Router: Sendable {
     }
 
     private let state: Locked<State>
+    /// ``ThreadSanitizer/isActive``, read once: the global's lazy initializer was checked on every routing call.
+    private let underThreadSanitizer = ThreadSanitizer.isActive
     /// What `apply(_:)` registered from records; the hub keeps its own.
     let ledger = RecordLedger<Router>()
     let logger: Logger
@@ -335,8 +337,8 @@ public final class Router: Sendable {
     public func canRoute(_ url: String) -> Bool {
         let snapshot = snapshot(for: url)
         let parsed = snapshot.configuration.read(url)
-        var matches = snapshot.primary.matches(parsed)
-        if !matches, let fallback = snapshot.fallback { matches = fallback.matches(parsed) }
+        var matches = snapshot.primary.matches(parsed, in: url)
+        if !matches, let fallback = snapshot.fallback { matches = fallback.matches(parsed, in: url) }
         endReading()
         return matches || declaresDeferredRoute(for: url)
     }
@@ -347,7 +349,8 @@ public final class Router: Sendable {
         let snapshot = snapshot(for: url)
         let parsed = snapshot.configuration.read(url)
         let caller = parameters.isEmpty ? nil : RouteParameters(parameters)
-        return resolve(parsed, in: snapshot, caller: caller, runningHandlers: false)
+        var text = url
+        return resolve(parsed, text: &text, in: snapshot, caller: caller, runningHandlers: false)
     }
 
     /// Routes a URL: runs the interceptors, then the handlers of the matching routes, best first, until one
@@ -359,46 +362,48 @@ public final class Router: Sendable {
     @discardableResult
     public func route(_ url: consuming String, parameters: [String: any Sendable] = [:]) throws(RoutingError) -> RouteResult {
         let caller = parameters.isEmpty ? nil : RouteParameters(parameters)
-        // The URL is taken, not borrowed, and moved into the parsed URL, which is read for its text from then on:
-        // a borrowed URL was copied twice and released twice per call, atomic operations that cost more time
-        // than parsing it. A caller that keeps its string pays one copy at the call instead.
+        // The URL is taken, not borrowed, and moved on into the match: a borrowed URL was copied and released
+        // for the match, atomic operations that cost more time than parsing it. A caller that keeps its string
+        // pays one copy at the call instead.
         var next: String? = consume url
         var redirects: [String] = []
         redirecting: while let current = next.take() {
             let snapshot = snapshot(for: current)
             let plusAsSpace = snapshot.configuration.decodesPlusSymbols
-            let parsed = snapshot.configuration.read(consume current)
+            let parsed = snapshot.configuration.read(current)
             if !snapshot.interceptors.isEmpty {
-                let request = Self.request(for: parsed, caller: caller, redirects: redirects, plusAsSpace: plusAsSpace)
+                let request = Self.request(for: parsed, text: current, caller: caller, redirects: redirects, plusAsSpace: plusAsSpace)
                 for entry in snapshot.interceptors {
                     switch entry.interceptor.intercept(request) {
                     case .proceed:
                         continue
                     case .reject(let reason):
                         endReading()
-                        debug("URL rejected", metadata: ["url": "\(parsed.text)", "interceptor": "\(entry.id)", "reason": "\(reason)"])
-                        return .rejected(RouteRejection(url: parsed.text, reason: reason, interceptor: entry.id))
+                        debug("URL rejected", metadata: ["url": "\(current)", "interceptor": "\(entry.id)", "reason": "\(reason)"])
+                        return .rejected(RouteRejection(url: current, reason: reason, interceptor: entry.id))
                     case .redirect(let target):
                         endReading()
-                        redirects.append(parsed.text)
+                        redirects.append(current)
                         if redirects.contains(target) { throw .redirectLoop(chain: redirects + [target]) }
                         let limit = snapshot.configuration.maximumRedirects
                         if redirects.count > limit { throw .tooManyRedirects(chain: redirects + [target], limit: limit) }
-                        debug("URL redirected", metadata: ["url": "\(parsed.text)", "to": "\(target)", "interceptor": "\(entry.id)"])
+                        debug("URL redirected", metadata: ["url": "\(current)", "to": "\(target)", "interceptor": "\(entry.id)"])
                         next = target
                         continue redirecting
                     }
                 }
             }
-            if let match = resolve(parsed, in: snapshot, caller: caller, runningHandlers: true) {
+            // A variable only from here: reading a variable's text for a call copied it.
+            var text = consume current
+            if let match = resolve(parsed, text: &text, in: snapshot, caller: caller, runningHandlers: true) {
                 return .handled(match)
             }
-            if try loadDeferredRoute(for: parsed.text),
-               let match = resolve(parsed, in: self.snapshot(for: parsed.text), caller: caller, runningHandlers: true) {
-                return .handled(match)
+            if try loadDeferredRoute(for: text) {
+                let reloaded = self.snapshot(for: text)
+                if let match = resolve(parsed, text: &text, in: reloaded, caller: caller, runningHandlers: true) { return .handled(match) }
             }
-            let request = Self.request(for: parsed, caller: caller, redirects: redirects, plusAsSpace: plusAsSpace)
-            debug("no route handled the URL", metadata: ["url": "\(parsed.text)"])
+            let request = Self.request(for: parsed, text: text, caller: caller, redirects: redirects, plusAsSpace: plusAsSpace)
+            debug("no route handled the URL", metadata: ["url": "\(text)"])
             unmatchedHandler(for: snapshot)?(request)
             return .unmatched(request)
         }
@@ -439,15 +444,17 @@ public final class Router: Sendable {
     }
 
     /// The first match whose handler accepts the URL (or simply the first match), in the primary table then in
-    /// the fallback table. One walk of each table lists the routes that fit, best first, so declining handlers
-    /// cost linear time; each candidate's parameters are read from the URL only when its handler asks.
+    /// the fallback table. The URL's text moves into the match; it is left in `text` when nothing matched.
     private func resolve(
-        _ url: borrowing RouteURL, in snapshot: borrowing Snapshot, caller: RouteParameters?, runningHandlers: Bool
+        _ url: borrowing RouteURL, text: inout String, in snapshot: borrowing Snapshot, caller: RouteParameters?,
+        runningHandlers: Bool
     ) -> RouteMatch? {
         let plusAsSpace = snapshot.configuration.decodesPlusSymbols
-        var match = Self.resolve(url, in: snapshot.primary, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
+        var match = Self.firstAccepted(
+            url, text: &text, in: snapshot.primary, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
         if match == nil, let fallback = snapshot.fallback {
-            match = Self.resolve(url, in: fallback, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
+            match = Self.firstAccepted(
+                url, text: &text, in: fallback, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
         }
         endReading()
         guard let match else { return nil }
@@ -455,19 +462,46 @@ public final class Router: Sendable {
         return match
     }
 
-    /// The first match in one table; the URL is borrowed all the way, so matching copies none of it.
-    private static func resolve(
-        _ url: borrowing RouteURL, in trie: borrowing RouteTrie, caller: RouteParameters?, runningHandlers: Bool, plusAsSpace: Bool
+    /// The first route of the table that takes the URL. One walk lists the routes that fit, best first, so
+    /// declining handlers cost linear time; each candidate's values are read from the URL only when its handler
+    /// asks. The text moves into the match rather than being copied (a copy and its release were two atomic
+    /// operations per routing call), and back into `text` when no route takes it.
+    private static func firstAccepted(
+        _ url: borrowing RouteURL, text: inout String, in trie: RouteTrie, caller: RouteParameters?, runningHandlers: Bool,
+        plusAsSpace: Bool
     ) -> RouteMatch? {
-        trie.firstCandidate(url) { url, candidate in
-            // JLRoutes' merge order: query parameters, then route variables, then the caller's values, then the
-            // reserved keys, each overriding the previous. All but the caller's stay in the URL and the route
-            // until a handler reads them.
-            var parameters = caller ?? RouteParameters()
-            parameters.setMatch(MatchedURL(url, candidate: candidate, plusAsSpace: plusAsSpace))
-            guard !runningHandlers || candidate.handle(parameters) else { return nil }
-            return RouteMatch(parameters: consume parameters)
+        // Taken into a constant first: reading the `inout` text for the walk copied it.
+        let owned = take(&text)
+        let hits = trie.hits(for: url, in: owned)
+        var candidates = trie.candidates(in: hits)
+        guard var candidate = candidates.next(in: trie) else {
+            text = consume owned
+            return nil
         }
+        // JLRoutes' merge order: query parameters, then route variables, then the caller's values, then the
+        // reserved keys, each overriding the previous. All but the caller's stay in the URL and the route until a
+        // handler reads them.
+        // Not `caller ?? RouteParameters()` or `if let`: both copied the optional through its value witness.
+        var parameters = RouteParameters()
+        if case .some = caller { parameters = caller! }
+        parameters.setMatch(MatchedURL(
+            text: consume owned, candidate: candidate, plusAsSpace: plusAsSpace,
+            treatsHostAsPathComponent: url.treatsHostAsPathComponent, readsLikeJLRoutes: url.readsLikeJLRoutes))
+        while true {
+            if !runningHandlers || candidate.handle(parameters) { return RouteMatch(parameters: consume parameters) }
+            guard let next = candidates.next(in: trie) else { break }
+            candidate = next
+            parameters.retargetMatch(candidate)
+        }
+        if let matched = parameters.takeMatchedText() { text = matched }
+        return nil
+    }
+
+    /// Moves a string out of a variable, leaving it empty.
+    private static func take(_ text: inout String) -> String {
+        var taken = ""
+        swap(&taken, &text)
+        return taken
     }
 
     /// Logs off the routing path. Inlined into `route`'s loop, the logger's reads were hoisted to the loop's
@@ -483,15 +517,15 @@ public final class Router: Sendable {
     /// see that (the runtime is not instrumented) and would report a race, so under TSan the reading ends with a
     /// pass through the lock, which it sees. Elsewhere that pass cost two atomic operations per routing call.
     private func endReading() {
-        if ThreadSanitizer.isActive { state.withLock { _ in } }
+        if underThreadSanitizer { state.withLock { _ in } }
     }
 
     private static func request(
-        for url: borrowing RouteURL, caller: RouteParameters?, redirects: [String], plusAsSpace: Bool
+        for url: borrowing RouteURL, text: String, caller: RouteParameters?, redirects: [String], plusAsSpace: Bool
     ) -> RouteRequest {
         RouteRequest(
-            url: url.text, scheme: url.scheme,
-            pathComponents: url.components.map { url.value(of: $0, plusAsSpace: plusAsSpace) },
+            url: text, scheme: url.scheme(in: text),
+            pathComponents: url.components.map { url.value(of: $0, in: text, plusAsSpace: plusAsSpace) },
             parameters: caller ?? RouteParameters(), redirects: redirects)
     }
 

@@ -32,7 +32,7 @@ public struct RouterConfiguration: Sendable, Hashable {
         self.readsURLsLikeJLRoutes = readsURLsLikeJLRoutes
     }
 
-    func read(_ url: consuming String) -> RouteURL {
+    func read(_ url: String) -> RouteURL {
         RouteURL(url, treatsHostAsPathComponent: alwaysTreatsHostAsPathComponent, readsLikeJLRoutes: readsURLsLikeJLRoutes)
     }
 }

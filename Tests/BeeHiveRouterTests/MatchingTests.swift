@@ -81,6 +81,45 @@ import Testing
         #expect(order.withLock { $0 } == ["wildcard", "variables", "literal", "global"])
     }
 
+    /// The router moves the URL's text into the match it builds for a handler, and back when every handler of a
+    /// table declined: the fallback table's handlers, the unmatched handler and the result still see all of it.
+    @Test func everyDecliningHandlerAndTheUnmatchedRequestSeeTheWholeURL() throws {
+        let router = Router()
+        let url = "app://x/7/y?q=1#frag=2"
+        let seen = Mutex<[String]>([])
+        func declining(_ name: String) -> Router.Handler {
+            { parameters in
+                let values = [parameters.url, parameters["b"], parameters["q"], parameters["frag"]].map { $0 ?? "-" }
+                seen.withLock { $0.append("\(name) \(values.joined(separator: " "))") }
+                return false
+            }
+        }
+        try router.addRoute("/x/:b/y", scheme: "app", priority: 1, handler: declining("first"))
+        try router.addRoute("/:a/:b/:c", scheme: "app", handler: declining("second"))
+        try router.addRoute("/x/:b/*", handler: declining("global"))
+        router.setFallsBackToGlobalRoutes(true, forScheme: "app")
+        let unmatched = Mutex<[String]>([])
+        router.setUnmatchedHandler({ request in unmatched.withLock { $0.append(request.url) } })
+
+        let result = try router.route(url, parameters: ["from": "test"])
+        guard case .unmatched(let request) = result else {
+            Issue.record("expected an unmatched result, got \(result)")
+            return
+        }
+        #expect(seen.withLock { $0 } == ["first \(url) 7 1 2", "second \(url) 7 1 2", "global \(url) 7 1 2"])
+        #expect(request.url == url)
+        #expect(request.pathComponents == ["x", "7", "y"])
+        #expect(request.parameters["from"] == "test")
+        #expect(unmatched.withLock { $0 } == [url])
+
+        try router.addRoute("/x/:b/y") { parameters in parameters["b"] == "7" }
+        let handled = try #require(try router.route(url).match)
+        #expect(handled.parameters.url == url)
+        #expect(handled.parameters["q"] == "1")
+        #expect(handled.route.pattern.text == "/x/:b/y")
+        #expect(router.match(url)?.parameters.url == url)
+    }
+
     @Test func manyRoutesStillMatchExactly() throws {
         let router = Router()
         for index in 0..<10_000 {

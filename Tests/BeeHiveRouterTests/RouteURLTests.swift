@@ -5,19 +5,19 @@ import Testing
 @Suite struct RouteURLTests {
     private func components(_ text: String, hostIsPath: Bool = false) -> [String] {
         let url = RouteURL(text, treatsHostAsPathComponent: hostIsPath)
-        return url.components.map { url.value(of: $0, plusAsSpace: true) }
+        return url.components.map { url.value(of: $0, in: text, plusAsSpace: true) }
     }
 
     private func query(_ text: String) -> [String] {
         var items: [String] = []
-        RouteURL(text, treatsHostAsPathComponent: false).forEachQueryItem(plusAsSpace: true) { items.append("\($0)=\($1)") }
+        RouteURL(text, treatsHostAsPathComponent: false).forEachQueryItem(in: text, plusAsSpace: true) { items.append("\($0)=\($1)") }
         return items
     }
 
     @Test func schemesAndHosts() {
-        #expect(RouteURL("MyApp://x", treatsHostAsPathComponent: false).scheme == "MyApp")
+        #expect(RouteURL("MyApp://x", treatsHostAsPathComponent: false).scheme(in: "MyApp://x") == "MyApp")
         #expect(RouteURL.lowercasedScheme(of: "MyApp://x") == "myapp")
-        #expect(RouteURL("/x:y", treatsHostAsPathComponent: false).scheme == nil)
+        #expect(RouteURL("/x:y", treatsHostAsPathComponent: false).scheme(in: "/x:y") == nil)
         #expect(RouteURL.lowercasedScheme(of: "1ab://x") == nil)
         #expect(components("app://user/view/1") == ["user", "view", "1"])
         #expect(components("https://example.com/a") == ["a"])
