@@ -28,6 +28,35 @@ import Testing
         #expect(components("") == [])
     }
 
+    /// Hosts read in one pass agree with a plain reading: the host follows the last `@`, ends at the first `:`
+    /// (or after the first `]` of an IP literal), and is a path component unless it names a machine.
+    @Test func randomAuthoritiesAgreeWithAPlainReading() {
+        let pieces = ["a", "B", "9", ".", ":", "@", "[", "]", "%41", "+", "localhost", "LOCALHOST", "::1"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<4_000 {
+            let authority = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let text = "app://" + authority + "/p"
+            let afterAt = authority.split(separator: "@", omittingEmptySubsequences: false).last!
+            let host =
+                afterAt.first == "["
+                ? afterAt.firstIndex(of: "]").map { afterAt[...$0] } ?? afterAt
+                : afterAt.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first!
+            for (hostIsPath, likeJLRoutes) in [(false, false), (false, true), (true, false), (true, true)] {
+                let names =
+                    likeJLRoutes
+                    ? host.contains(".") || host == "localhost"
+                    : host.contains(".") || host.first == "[" || host.lowercased() == "localhost"
+                let expected = (!host.isEmpty && (hostIsPath || !names) ? ["\(host) \(host.contains("%")) \(host.contains("+"))"] : []) + ["p false false"]
+                let url = RouteURL(text, treatsHostAsPathComponent: hostIsPath, readsLikeJLRoutes: likeJLRoutes)
+                let bytes = Array(text.utf8)
+                let actual = url.components.map { component in
+                    "\(String(decoding: bytes[component.start..<component.end], as: UTF8.self)) \(component.hasEscape) \(component.hasPlus)"
+                }
+                #expect(actual == expected, "\(text) host-is-path \(hostIsPath) like-JLRoutes \(likeJLRoutes)")
+            }
+        }
+    }
+
     @Test func fragments() {
         #expect(components("app://user#/view/1?x=2") == ["user", "#", "view", "1"])
         #expect(components("app://user#") == ["user", "#"])
