@@ -103,8 +103,8 @@ struct RouteTrie: Sendable {
         }
     }
 
-    /// The route lists that fit the URL read from `text`, found by one walk. A URL that one list fits, the common case, allocates
-    /// nothing.
+    /// The route lists that fit the URL read from `text`, found by one walk. A URL that one list fits, the common
+    /// case, allocates nothing.
     ///
     /// Nothing about the URL is recorded for a route: every pattern component but `*` matches exactly one URL
     /// component, so the pattern alone says which components its variables and its wildcard took. The candidates
