@@ -10,9 +10,10 @@ import Logging
 /// Among the routes that match, higher priority goes first, then registration order; a handler returning false
 /// lets the next one try.
 ///
-/// Every method may be called from any thread. Routing works on a snapshot of the tables taken under a brief
-/// lock, so routes added or removed meanwhile affect the next call, and handlers run with no lock held (a
-/// handler may add routes or route another URL).
+/// Every method may be called from any thread. A routing call works on one copy of the tables, the one its
+/// thread keeps between calls (``TableLeases``) or one made under a brief lock, so routes added or removed
+/// meanwhile affect the next call, and handlers run with no lock held (a handler may add routes or route another
+/// URL).
 public final class Router: Sendable {
     /// Handles a matched route; returning false lets the next matching route try.
     public typealias Handler = @Sendable (RouteParameters) -> Bool
@@ -24,19 +25,9 @@ public final class Router: Sendable {
         case scheme(String)
     }
 
-    private struct InterceptorEntry: Sendable {
-        let id: InterceptorID
-        let interceptor: any RouteInterceptor
-    }
-
     private struct State: Sendable {
-        var configuration: RouterConfiguration
-        var global = RouteTable()
-        /// Keyed by lowercased scheme: schemes are case-insensitive.
-        var schemes: [String: RouteTable] = [:]
+        var tables: RouterTables
         var tableOfRoute: [RouteID: TableKey] = [:]
-        var globalInterceptors: [InterceptorEntry] = []
-        var schemeInterceptors: [String: [InterceptorEntry]] = [:]
         var nextRouteID: UInt64 = 1
         var nextInterceptorID: UInt64 = 1
         /// Ranks every expansion ever registered, so equal priorities keep registration order.
@@ -44,24 +35,15 @@ public final class Router: Sendable {
 
         mutating func withTable<T>(_ key: TableKey, _ body: (inout RouteTable) -> T) -> T {
             switch key {
-            case .global: body(&global)
-            case .scheme(let name): body(&schemes[name, default: RouteTable()])
+            case .global: body(&tables.global)
+            case .scheme(let name): body(&tables.schemes[name, default: RouteTable()])
             }
         }
     }
 
-    /// What one routing call needs, copied under the lock: a few retains, no copying of tables.
-    private struct Snapshot {
-        let configuration: RouterConfiguration
-        let primary: RouteTrie
-        /// The scheme table's key, or nil when the URL goes to the global table.
-        let schemeTable: String?
-        /// The global table, when the scheme table falls back to it.
-        let fallback: RouteTrie?
-        let interceptors: [InterceptorEntry]
-    }
-
     private let state: Locked<State>
+    /// Copies of `state.tables` that routing calls lease without the lock.
+    private let leases = TableLeases()
     /// ``ThreadSanitizer/isActive``, read once: the global's lazy initializer was checked on every routing call.
     private let underThreadSanitizer = ThreadSanitizer.isActive
     /// What `apply(_:)` registered from records; the hub keeps its own.
@@ -74,13 +56,13 @@ public final class Router: Sendable {
         configuration: RouterConfiguration = RouterConfiguration(),
         logger: Logger = Logger(label: "beehive.router", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
-        state = Locked(State(configuration: configuration))
+        state = Locked(State(tables: RouterTables(configuration: configuration)))
         self.logger = logger
     }
 
     public var configuration: RouterConfiguration {
-        get { state.withLock { $0.configuration } }
-        set { state.withLock { $0.configuration = newValue } }
+        get { state.withLock { $0.tables.configuration } }
+        set { change { $0.tables.configuration = newValue } }
     }
 
     // MARK: Registering routes
@@ -128,7 +110,7 @@ public final class Router: Sendable {
         for pattern in patterns { parsed.append(try RoutePattern(pattern, options: options)) }
         let key = Self.tableKey(scheme)
         let schemeName = key == .global ? nil : scheme
-        let ids = state.withLock { state in
+        let ids = change { state in
             parsed.map { pattern in
                 let id = RouteID(rawValue: state.nextRouteID)
                 state.nextRouteID += 1
@@ -148,7 +130,7 @@ public final class Router: Sendable {
     /// Removes one registration, with every expansion of its pattern. Returns false when it is not registered.
     @discardableResult
     public func removeRoute(_ id: RouteID) -> Bool {
-        state.withLock { state in
+        change { state in
             guard let key = state.tableOfRoute.removeValue(forKey: id) else { return false }
             return state.withTable(key) { $0.remove(id) }
         }
@@ -158,8 +140,8 @@ public final class Router: Sendable {
     @discardableResult
     public func removeRoutes(withPattern pattern: String, scheme: String? = nil) -> Int {
         let key = Self.tableKey(scheme)
-        return state.withLock { state in
-            guard key == .global || state.schemes[Self.name(of: key)] != nil else { return 0 }
+        return change { state in
+            guard key == .global || state.tables.schemes[Self.name(of: key)] != nil else { return 0 }
             let ids = state.withTable(key) { $0.removeDefinitions(withPattern: pattern) }
             for id in ids { state.tableOfRoute[id] = nil }
             return ids.count
@@ -169,8 +151,8 @@ public final class Router: Sendable {
     /// Removes every route of a table, keeping the table and its options.
     public func removeAllRoutes(scheme: String? = nil) {
         let key = Self.tableKey(scheme)
-        state.withLock { state in
-            guard key == .global || state.schemes[Self.name(of: key)] != nil else { return }
+        change { state in
+            guard key == .global || state.tables.schemes[Self.name(of: key)] != nil else { return }
             let ids = state.withTable(key) { table in
                 defer { table.removeAll() }
                 return Array(table.definitions.keys)
@@ -184,8 +166,8 @@ public final class Router: Sendable {
     public func addScheme(_ scheme: String) {
         let key = Self.tableKey(scheme)
         guard case .scheme(let name) = key else { return }
-        state.withLock { state in
-            if state.schemes[name] == nil { state.schemes[name] = RouteTable() }
+        change { state in
+            if state.tables.schemes[name] == nil { state.tables.schemes[name] = RouteTable() }
         }
     }
 
@@ -193,36 +175,36 @@ public final class Router: Sendable {
     /// table again. Interceptors added for the scheme stay.
     public func removeScheme(_ scheme: String) {
         guard case .scheme(let name) = Self.tableKey(scheme) else { return }
-        state.withLock { state in
-            guard let table = state.schemes.removeValue(forKey: name) else { return }
+        change { state in
+            guard let table = state.tables.schemes.removeValue(forKey: name) else { return }
             for id in table.definitions.keys { state.tableOfRoute[id] = nil }
         }
     }
 
     /// Removes every scheme's table; the global table stays.
     public func removeAllSchemes() {
-        state.withLock { state in
-            for table in state.schemes.values {
+        change { state in
+            for table in state.tables.schemes.values {
                 for id in table.definitions.keys { state.tableOfRoute[id] = nil }
             }
-            state.schemes = [:]
+            state.tables.schemes = [:]
         }
     }
 
     /// The schemes that have a table, lowercased and sorted.
     public var schemes: [String] {
-        state.withLock { $0.schemes.keys.sorted() }
+        state.withLock { $0.tables.schemes.keys.sorted() }
     }
 
     /// Sets JLRoutes' `shouldFallbackToGlobalRoutes` for a scheme, creating its table if needed.
     public func setFallsBackToGlobalRoutes(_ fallsBack: Bool, forScheme scheme: String) {
         guard case .scheme(let name) = Self.tableKey(scheme) else { return }
-        state.withLock { $0.schemes[name, default: RouteTable()].fallsBackToGlobalRoutes = fallsBack }
+        change { $0.tables.schemes[name, default: RouteTable()].fallsBackToGlobalRoutes = fallsBack }
     }
 
     public func fallsBackToGlobalRoutes(forScheme scheme: String) -> Bool {
         guard case .scheme(let name) = Self.tableKey(scheme) else { return false }
-        return state.withLock { $0.schemes[name]?.fallsBackToGlobalRoutes ?? false }
+        return state.withLock { $0.tables.schemes[name]?.fallsBackToGlobalRoutes ?? false }
     }
 
     /// Sets the handler called when a URL routed to this table is not handled (nil removes it). A scheme's
@@ -230,8 +212,8 @@ public final class Router: Sendable {
     /// table, the global handler is called.
     public func setUnmatchedHandler(_ handler: UnmatchedHandler?, forScheme scheme: String? = nil) {
         let key = Self.tableKey(scheme)
-        state.withLock { state in
-            if handler == nil, case .scheme(let name) = key, state.schemes[name] == nil { return }
+        change { state in
+            if handler == nil, case .scheme(let name) = key, state.tables.schemes[name] == nil { return }
             state.withTable(key) { $0.unmatchedHandler = handler }
         }
     }
@@ -241,8 +223,8 @@ public final class Router: Sendable {
         let key = Self.tableKey(scheme)
         return state.withLock { state in
             switch key {
-            case .global: state.global.descriptors
-            case .scheme(let name): state.schemes[name]?.descriptors ?? []
+            case .global: state.tables.global.descriptors
+            case .scheme(let name): state.tables.schemes[name]?.descriptors ?? []
             }
         }
     }
@@ -250,7 +232,7 @@ public final class Router: Sendable {
     /// Every route: the global table's, then each scheme's by scheme name, each in the order they are tried.
     public var allRoutes: [RouteDescriptor] {
         state.withLock { state in
-            state.global.descriptors + state.schemes.sorted { $0.key < $1.key }.flatMap(\.value.descriptors)
+            state.tables.global.descriptors + state.tables.schemes.sorted { $0.key < $1.key }.flatMap(\.value.descriptors)
         }
     }
 
@@ -266,7 +248,7 @@ public final class Router: Sendable {
     /// ```
     public var routeTableDescription: String {
         let tables = state.withLock { state in
-            [(name: String?.none, table: state.global)] + state.schemes.sorted { $0.key < $1.key }.map { (name: $0.key, table: $0.value) }
+            [(name: String?.none, table: state.tables.global)] + state.tables.schemes.sorted { $0.key < $1.key }.map { (name: $0.key, table: $0.value) }
         }
         var lines: [String] = []
         for (name, table) in tables {
@@ -295,12 +277,12 @@ public final class Router: Sendable {
     @discardableResult
     public func addInterceptor(_ interceptor: some RouteInterceptor, scheme: String? = nil) -> InterceptorID {
         let key = Self.tableKey(scheme)
-        return state.withLock { state in
-            let entry = InterceptorEntry(id: InterceptorID(rawValue: state.nextInterceptorID), interceptor: interceptor)
+        return change { state in
+            let entry = RouterTables.InterceptorEntry(id: InterceptorID(rawValue: state.nextInterceptorID), interceptor: interceptor)
             state.nextInterceptorID += 1
             switch key {
-            case .global: state.globalInterceptors.append(entry)
-            case .scheme(let name): state.schemeInterceptors[name, default: []].append(entry)
+            case .global: state.tables.globalInterceptors.append(entry)
+            case .scheme(let name): state.tables.schemeInterceptors[name, default: []].append(entry)
             }
             return entry.id
         }
@@ -316,15 +298,15 @@ public final class Router: Sendable {
 
     @discardableResult
     public func removeInterceptor(_ id: InterceptorID) -> Bool {
-        state.withLock { state in
-            if let index = state.globalInterceptors.firstIndex(where: { $0.id == id }) {
-                state.globalInterceptors.remove(at: index)
+        change { state in
+            if let index = state.tables.globalInterceptors.firstIndex(where: { $0.id == id }) {
+                state.tables.globalInterceptors.remove(at: index)
                 return true
             }
-            for (name, entries) in state.schemeInterceptors {
+            for (name, entries) in state.tables.schemeInterceptors {
                 guard let index = entries.firstIndex(where: { $0.id == id }) else { continue }
-                state.schemeInterceptors[name]?.remove(at: index)
-                if state.schemeInterceptors[name]?.isEmpty == true { state.schemeInterceptors[name] = nil }
+                state.tables.schemeInterceptors[name]?.remove(at: index)
+                if state.tables.schemeInterceptors[name]?.isEmpty == true { state.tables.schemeInterceptors[name] = nil }
                 return true
             }
             return false
@@ -335,22 +317,25 @@ public final class Router: Sendable {
 
     /// Whether some route matches the URL (handlers and interceptors are not run).
     public func canRoute(_ url: String) -> Bool {
-        let snapshot = snapshot(for: url)
-        let parsed = snapshot.configuration.read(url)
-        var matches = snapshot.primary.matches(parsed, in: url)
-        if !matches, let fallback = snapshot.fallback { matches = fallback.matches(parsed, in: url) }
-        endReading()
+        let matches = withTables { tables in
+            let parsed = tables.configuration.read(url)
+            guard let table = tables.table(forScheme: tables.schemeKey(of: url)) else {
+                return tables.global.trie.matches(parsed, in: url)
+            }
+            return table.trie.matches(parsed, in: url) || (table.fallsBackToGlobalRoutes && tables.global.trie.matches(parsed, in: url))
+        }
         return matches || declaresDeferredRoute(for: url)
     }
 
     /// The route a URL matches first and the parameters its handler would receive, without running handlers
     /// or interceptors.
     public func match(_ url: String, parameters: [String: any Sendable] = [:]) -> RouteMatch? {
-        let snapshot = snapshot(for: url)
-        let parsed = snapshot.configuration.read(url)
         let caller = parameters.isEmpty ? nil : RouteParameters(parameters)
-        var text = url
-        return resolve(parsed, text: &text, in: snapshot, caller: caller, runningHandlers: false)
+        return withTables { tables in
+            let parsed = tables.configuration.read(url)
+            var text = url
+            return Self.resolve(parsed, text: &text, in: tables, scheme: tables.schemeKey(of: url), caller: caller, runningHandlers: false)
+        }
     }
 
     /// Routes a URL: runs the interceptors, then the handlers of the matching routes, best first, until one
@@ -362,30 +347,76 @@ public final class Router: Sendable {
     @discardableResult
     public func route(_ url: consuming String, parameters: [String: any Sendable] = [:]) throws(RoutingError) -> RouteResult {
         let caller = parameters.isEmpty ? nil : RouteParameters(parameters)
+        // Not `withTables`: a closure cannot pass the URL on without copying it.
+        guard let lease = leases.lease() else {
+            var tables = state.withLock { $0.tables }
+            defer { endReading() }
+            return try route(url, caller: caller, in: &tables)
+        }
+        defer { leases.release(lease) }
+        if !leases.isCurrent(lease) { refill(lease) }
+        // In place: passed as a value, the copy was copied (six retains and releases).
+        return try route(url, caller: caller, in: &lease.tables.pointee)
+    }
+
+    // MARK: Internals
+
+    /// Runs `body` on the tables: the calling thread's leased copy, or, when that is taken (a handler routing
+    /// again, or another thread sharing the slot), a copy made under the lock.
+    @inline(__always)
+    private func withTables<Result, Failure: Error>(
+        _ body: (borrowing RouterTables) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        guard let lease = leases.lease() else {
+            let tables = state.withLock { $0.tables }
+            defer { endReading() }
+            return try body(tables)
+        }
+        defer { leases.release(lease) }
+        if !leases.isCurrent(lease) { refill(lease) }
+        return try body(lease.tables.pointee)
+    }
+
+    /// Copies the current tables into a leased slot whose copy is old.
+    @inline(never)
+    private func refill(_ lease: TableLeases.Lease) {
+        let (tables, version) = state.withLock { ($0.tables, leases.currentVersion) }
+        leases.fill(lease, with: tables, version: version)
+    }
+
+    /// Changes the state under the lock. The leased copies of the tables are made old first, and those not in
+    /// use let go of the tables, so that the change is made in place.
+    private func change<Result>(_ body: (inout State) -> Result) -> Result {
+        state.withLock { state in
+            leases.invalidate()
+            return body(&state)
+        }
+    }
+
+    /// One routing call on one copy of the tables, redirects included.
+    private func route(_ url: consuming String, caller: RouteParameters?, in tables: inout RouterTables) throws(RoutingError) -> RouteResult {
+        let plusAsSpace = tables.configuration.decodesPlusSymbols
         // The URL is taken, not borrowed, and moved on into the match: a borrowed URL was copied and released
         // for the match, atomic operations that cost more time than parsing it. A caller that keeps its string
         // pays one copy at the call instead.
         var next: String? = consume url
         var redirects: [String] = []
         redirecting: while let current = next.take() {
-            let snapshot = snapshot(for: current)
-            let plusAsSpace = snapshot.configuration.decodesPlusSymbols
-            let parsed = snapshot.configuration.read(current)
-            if !snapshot.interceptors.isEmpty {
+            let scheme = tables.schemeKey(of: current)
+            let parsed = tables.configuration.read(current)
+            if !tables.globalInterceptors.isEmpty || !tables.schemeInterceptors.isEmpty {
                 let request = Self.request(for: parsed, text: current, caller: caller, redirects: redirects, plusAsSpace: plusAsSpace)
-                for entry in snapshot.interceptors {
+                for entry in tables.interceptors(forScheme: scheme) {
                     switch entry.interceptor.intercept(request) {
                     case .proceed:
                         continue
                     case .reject(let reason):
-                        endReading()
                         debug("URL rejected", metadata: ["url": "\(current)", "interceptor": "\(entry.id)", "reason": "\(reason)"])
                         return .rejected(RouteRejection(url: current, reason: reason, interceptor: entry.id))
                     case .redirect(let target):
-                        endReading()
                         redirects.append(current)
                         if redirects.contains(target) { throw .redirectLoop(chain: redirects + [target]) }
-                        let limit = snapshot.configuration.maximumRedirects
+                        let limit = tables.configuration.maximumRedirects
                         if redirects.count > limit { throw .tooManyRedirects(chain: redirects + [target], limit: limit) }
                         debug("URL redirected", metadata: ["url": "\(current)", "to": "\(target)", "interceptor": "\(entry.id)"])
                         next = target
@@ -395,68 +426,43 @@ public final class Router: Sendable {
             }
             // A variable only from here: reading a variable's text for a call copied it.
             var text = consume current
-            if let match = resolve(parsed, text: &text, in: snapshot, caller: caller, runningHandlers: true) {
+            if let match = Self.resolve(parsed, text: &text, in: tables, scheme: scheme, caller: caller, runningHandlers: true) {
                 return .handled(match)
             }
             if try loadDeferredRoute(for: text) {
-                let reloaded = self.snapshot(for: text)
-                if let match = resolve(parsed, text: &text, in: reloaded, caller: caller, runningHandlers: true) { return .handled(match) }
+                // The plugin's routes are in the router's tables now, not in this copy: read them again.
+                let match = withTables { tables in
+                    Self.resolve(parsed, text: &text, in: tables, scheme: scheme, caller: caller, runningHandlers: true)
+                }
+                if let match { return .handled(match) }
             }
             let request = Self.request(for: parsed, text: text, caller: caller, redirects: redirects, plusAsSpace: plusAsSpace)
             debug("no route handled the URL", metadata: ["url": "\(text)"])
-            unmatchedHandler(for: snapshot)?(request)
+            tables.unmatchedHandler(for: tables.table(forScheme: scheme))?(request)
             return .unmatched(request)
         }
         preconditionFailure("every pass of the redirect loop returns or sets the next URL")
     }
 
-    // MARK: Internals
-
-    private func snapshot(for url: String) -> Snapshot {
-        state.withLock { state in
-            // Without scheme tables or scheme interceptors the scheme is not even read: no string, no hashing.
-            guard !state.schemes.isEmpty || !state.schemeInterceptors.isEmpty, let name = RouteURL.lowercasedScheme(of: url) else {
-                return Snapshot(
-                    configuration: state.configuration, primary: state.global.trie, schemeTable: nil, fallback: nil,
-                    interceptors: state.globalInterceptors)
-            }
-            var interceptors = state.globalInterceptors
-            if !state.schemeInterceptors.isEmpty, let schemeInterceptors = state.schemeInterceptors[name] {
-                interceptors += schemeInterceptors
-            }
-            if !state.schemes.isEmpty, let table = state.schemes[name] {
-                return Snapshot(
-                    configuration: state.configuration, primary: table.trie, schemeTable: name,
-                    fallback: table.fallsBackToGlobalRoutes ? state.global.trie : nil, interceptors: interceptors)
-            }
-            return Snapshot(
-                configuration: state.configuration, primary: state.global.trie, schemeTable: nil, fallback: nil,
-                interceptors: interceptors)
-        }
-    }
-
-    /// The handler of the table the URL went to; the global one when that table has none and fell back.
-    private func unmatchedHandler(for snapshot: Snapshot) -> UnmatchedHandler? {
-        state.withLock { state in
-            guard let name = snapshot.schemeTable else { return state.global.unmatchedHandler }
-            return state.schemes[name]?.unmatchedHandler ?? (snapshot.fallback != nil ? state.global.unmatchedHandler : nil)
-        }
-    }
-
-    /// The first match whose handler accepts the URL (or simply the first match), in the primary table then in
-    /// the fallback table. The URL's text moves into the match; it is left in `text` when nothing matched.
-    private func resolve(
-        _ url: borrowing RouteURL, text: inout String, in snapshot: borrowing Snapshot, caller: RouteParameters?,
+    /// The first match whose handler accepts the URL (or simply the first match), in the scheme's table, else the
+    /// global table, then in the global table when the scheme's table falls back to it. The URL's text moves into
+    /// the match; it is left in `text` when nothing matched.
+    private static func resolve(
+        _ url: borrowing RouteURL, text: inout String, in tables: borrowing RouterTables, scheme: String?, caller: RouteParameters?,
         runningHandlers: Bool
     ) -> RouteMatch? {
-        let plusAsSpace = snapshot.configuration.decodesPlusSymbols
-        var match = Self.firstAccepted(
-            url, text: &text, in: snapshot.primary, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
-        if match == nil, let fallback = snapshot.fallback {
-            match = Self.firstAccepted(
-                url, text: &text, in: fallback, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
+        let plusAsSpace = tables.configuration.decodesPlusSymbols
+        var match: RouteMatch?
+        if let scheme, let table = tables.table(forScheme: scheme) {
+            match = firstAccepted(url, text: &text, in: table.trie, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
+            if match == nil && table.fallsBackToGlobalRoutes {
+                match = firstAccepted(
+                    url, text: &text, in: tables.global.trie, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
+            }
+        } else {
+            match = firstAccepted(
+                url, text: &text, in: tables.global.trie, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
         }
-        endReading()
         guard let match else { return nil }
         HiveObserver.routeMatched()
         return match
@@ -511,11 +517,12 @@ public final class Router: Sendable {
         logger.debug(message(), metadata: metadata())
     }
 
-    /// Called after reading a snapshot's tables, while the snapshot still holds them. The tables are read without
-    /// the lock, and a registration changes them in place once no snapshot holds them any more: Swift's atomic
-    /// reference counts order the two, as they order every copy-on-write value shared between threads. TSan cannot
-    /// see that (the runtime is not instrumented) and would report a race, so under TSan the reading ends with a
-    /// pass through the lock, which it sees. Elsewhere that pass cost two atomic operations per routing call.
+    /// Called after reading a copy of the tables made under the lock, while the copy still holds them. The tables
+    /// are read without the lock, and a registration changes them in place once no copy holds them any more:
+    /// Swift's atomic reference counts order the two, as they order every copy-on-write value shared between
+    /// threads. TSan cannot see that (the runtime is not instrumented) and would report a race, so under TSan the
+    /// reading ends with a pass through the lock, which it sees. (A leased copy needs no such pass: the lease's
+    /// own atomics order it.)
     private func endReading() {
         if underThreadSanitizer { state.withLock { _ in } }
     }

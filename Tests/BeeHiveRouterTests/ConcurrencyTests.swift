@@ -1,6 +1,9 @@
 import BeeHiveRouter
 import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 final class Counter: Sendable {
     private let value = Atomic(0)
@@ -100,4 +103,105 @@ final class Counter: Sendable {
         #expect(try router.route("/outer").isHandled)
         #expect(router.canRoute("/inner"))
     }
+
+    /// A routing call keeps the copy of the tables its thread leased while its handlers change the routes: the
+    /// call goes on through its own routes, the next call sees the changes, and a route a handler removed is
+    /// released, with what its handler captured, when the call ends.
+    @Test func changesAHandlerMakesReachTheNextCallAndRemovedRoutesAreReleased() throws {
+        final class Captured: Sendable {}
+        let router = Router()
+        let order = Mutex<[String]>([])
+        weak var released: Captured?
+        do {
+            let captured = Captured()
+            released = captured
+            try router.addRoute("/item/:id", priority: 2) { [weak router] _ in
+                _ = captured
+                order.withLock { $0.append("first") }
+                guard let router else { return false }
+                // Every route of the table goes, and a new one comes, while this call still holds the old ones.
+                router.removeRoutes(withPattern: "/item/:id")
+                _ = try? router.addRoute("/item/:id") { _ in
+                    order.withLock { $0.append("added") }
+                    return true
+                }
+                return false
+            }
+        }
+        try router.addRoute("/item/:id", priority: 1) { _ in
+            order.withLock { $0.append("second") }
+            return true
+        }
+        #expect(try router.route("/item/1").isHandled)
+        #expect(order.withLock { $0 } == ["first", "second"])
+        #expect(released == nil)
+        #expect(try router.route("/item/2").isHandled)
+        #expect(order.withLock { $0 } == ["first", "second", "added"])
+        #expect(router.routes().count == 1)
+    }
+
+    /// More threads than the router keeps copies for: threads that share a slot, or find it taken, copy the tables
+    /// under the lock instead. Every URL is handled with its own values while a writer changes routes and the
+    /// configuration; under ThreadSanitizer no race is reported.
+    @Test func manyMoreThreadsThanLeasedCopiesRouteWhileTheTablesChange() throws {
+        let router = Router()
+        let wrong = Counter()
+        let handled = Counter()
+        for index in 0..<16 {
+            try router.addRoute("/shared/\(index)/:n") { parameters in
+                if parameters["n"] != parameters["expected"] { wrong.increment() }
+                handled.increment()
+                return true
+            }
+        }
+        let threads = 40
+        let steps = 150
+        let writerDone = Atomic(false)
+        try runOnThreads(threads + 1) { thread in
+            if thread == threads {
+                for round in 0..<300 {
+                    let id = try? router.addRoute("/churn/\(round)/:x")
+                    router.configuration.maximumRedirects = 8 + round % 5
+                    if let id { router.removeRoute(id) }
+                }
+                writerDone.store(true, ordering: .releasing)
+                return
+            }
+            for step in 0..<steps {
+                let value = "\(thread)-\(step)"
+                if (try? router.route("app://shared/\((thread + step) % 16)/\(value)", parameters: ["expected": value]))?.isHandled != true {
+                    wrong.increment()
+                }
+            }
+        }
+        let writerFinished = writerDone.load(ordering: .acquiring)
+        #expect(writerFinished)
+        #expect(wrong.count == 0)
+        #expect(handled.count == threads * steps)
+    }
+}
+
+/// Runs `body` on `count` threads of its own at once (the task pool has as many threads as cores), with each
+/// thread's index, and waits for all of them.
+private func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) throws {
+    final class Start: @unchecked Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let failures = Counter()
+    var threads: [pthread_t] = []
+    for index in 0..<count {
+        let start = Start {
+            do { try body(index) } catch { failures.increment() }
+        }
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { context in
+            Unmanaged<Start>.fromOpaque(context!).takeRetainedValue().body()
+            return nil
+        }, Unmanaged.passRetained(start).toOpaque())
+        #expect(created == 0)
+        if created == 0 { threads.append(thread) }
+    }
+    for thread in threads { pthread_join(thread, nil) }
+    #expect(failures.count == 0)
 }
