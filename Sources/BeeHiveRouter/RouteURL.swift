@@ -44,6 +44,7 @@ struct RouteURL: ~Copyable {
     let readsLikeJLRoutes: Bool
 
     /// Reads `text`; every later read of a value takes the same text.
+    @inline(__always)
     init(_ text: borrowing String, treatsHostAsPathComponent: Bool, readsLikeJLRoutes: Bool = false) {
         self.treatsHostAsPathComponent = treatsHostAsPathComponent
         self.readsLikeJLRoutes = readsLikeJLRoutes

@@ -32,6 +32,7 @@ public struct RouterConfiguration: Sendable, Hashable {
         self.readsURLsLikeJLRoutes = readsURLsLikeJLRoutes
     }
 
+    @inline(__always)
     func read(_ url: String) -> RouteURL {
         RouteURL(url, treatsHostAsPathComponent: alwaysTreatsHostAsPathComponent, readsLikeJLRoutes: readsURLsLikeJLRoutes)
     }

@@ -5,8 +5,8 @@ import Glibc
 
 /// Copies of a router's tables kept between routing calls, so that a call neither takes the router's lock nor
 /// retains the tables: one compare-and-swap leases the copy of the calling thread's slot, one store returns it.
-/// Taking the lock and copying the tables had cost about 340 instructions and two atomic operations per call
-/// (four in a process with threads).
+/// Taking the lock and copying the tables cost two atomic operations per call (four in a process with threads,
+/// where the lock is atomic too) and about 110 instructions more.
 ///
 /// Threads are spread over the slots by identity. A thread whose slot is leased (by another thread, or by its
 /// own outer routing call when a handler routes again) copies the tables under the lock instead, as every call
@@ -16,8 +16,8 @@ import Glibc
 /// does not touch (copy-on-write); the next lease sees the copy is old and fills the slot again.
 ///
 /// The atomic state orders the slot's fields: only the holder of the lease, or a writer that emptied the slot
-/// with a compare-and-swap, reads or writes them. The thread sanitizer sees these atomics, so it checks this
-/// path as it is.
+/// with a compare-and-swap, reads or writes them; hence `@unchecked Sendable`. The thread sanitizer sees these
+/// atomics, so it checks this path as it is.
 final class TableLeases: @unchecked Sendable {
     /// A slot's tables, held from ``lease()`` until ``release(_:)``.
     struct Lease {
@@ -42,6 +42,9 @@ final class TableLeases: @unchecked Sendable {
     private let slots: UnsafeMutableRawPointer
     /// Changed under the router's lock only; read without it by every lease.
     private let version = Atomic<UInt64>(1)
+    /// A bit per slot that may hold a copy, so that a change skips the slots no thread has used: looking at all
+    /// sixteen, a cache line each, made removing 10,000 routes a third slower.
+    private let filled = Atomic<UInt64>(0)
     /// What an empty slot holds: no routes, so emptying a slot releases what its copy held.
     private let emptyTables: RouterTables
 
@@ -108,6 +111,12 @@ final class TableLeases: @unchecked Sendable {
     func fill(_ lease: Lease, with tables: RouterTables, version: UInt64) {
         Self.tables(of: lease.slot).pointee = tables
         Self.version(of: lease.slot).pointee = version
+        let bit = bit(of: lease.slot)
+        if filled.load(ordering: .relaxed) & bit == 0 { filled.bitwiseOr(bit, ordering: .relaxed) }
+    }
+
+    private func bit(of slot: UnsafeMutableRawPointer) -> UInt64 {
+        1 << UInt64((slot - slots) / Self.stride)
     }
 
     /// Returns the slot. A copy made old during the call (a handler changed the routes) is let go of first, so that
@@ -128,13 +137,19 @@ final class TableLeases: @unchecked Sendable {
     /// emptied, so that the change finds the tables held by no copy and makes it in place.
     func invalidate() {
         version.add(1, ordering: .releasing)
-        for index in 0..<Self.slotCount {
+        // A bit missed here (a slot filled meanwhile) costs the change a copy of the tables, not correctness.
+        var pending = filled.load(ordering: .relaxed)
+        while pending != 0 {
+            let index = pending.trailingZeroBitCount
+            pending &= pending - 1
             let slot = slots + index * Self.stride
             let state = Self.state(of: slot)
             guard state.pointee.load(ordering: .relaxed) == Self.idle,
                 state.pointee.compareExchange(expected: Self.idle, desired: Self.leased, ordering: .acquiring).exchanged
             else { continue }
             clear(slot)
+            // Before the slot is let go: a thread filling it again sets its bit after this.
+            filled.bitwiseAnd(~bit(of: slot), ordering: .relaxed)
             state.pointee.store(Self.empty, ordering: .releasing)
         }
     }
