@@ -350,10 +350,10 @@ public final class Router: Sendable {
         // Not `withTables`: a closure cannot pass the URL on without copying it.
         guard let lease = leases.lease() else {
             var tables = state.withLock { $0.tables }
-            defer { endReading() }
+            defer { withExtendedLifetime(tables) { endReading() } }
             return try route(url, caller: caller, in: &tables)
         }
-        defer { leases.release(lease) }
+        defer { leases.release(lease, beforeLettingGo: endReading) }
         if !leases.isCurrent(lease) { refill(lease) }
         // In place: passed as a value, the copy was copied (six retains and releases).
         return try route(url, caller: caller, in: &lease.tables.pointee)
@@ -369,15 +369,16 @@ public final class Router: Sendable {
     ) throws(Failure) -> Result {
         guard let lease = leases.lease() else {
             let tables = state.withLock { $0.tables }
-            defer { endReading() }
+            defer { withExtendedLifetime(tables) { endReading() } }
             return try body(tables)
         }
-        defer { leases.release(lease) }
+        defer { leases.release(lease, beforeLettingGo: endReading) }
         if !leases.isCurrent(lease) { refill(lease) }
         return try body(lease.tables.pointee)
     }
 
-    /// Copies the current tables into a leased slot whose copy is old.
+    /// Copies the current tables into a leased slot whose copy is old. Taking the lock before the old copy is let
+    /// go of also orders this thread's earlier reads of it for the thread sanitizer.
     @inline(never)
     private func refill(_ lease: TableLeases.Lease) {
         let (tables, version) = state.withLock { ($0.tables, leases.currentVersion) }
@@ -517,12 +518,13 @@ public final class Router: Sendable {
         logger.debug(message(), metadata: metadata())
     }
 
-    /// Called after reading a copy of the tables made under the lock, while the copy still holds them. The tables
-    /// are read without the lock, and a registration changes them in place once no copy holds them any more:
-    /// Swift's atomic reference counts order the two, as they order every copy-on-write value shared between
+    /// Called after reading a copy of the tables, while the copy still holds them, before it is let go of. The
+    /// tables are read without the lock, and a registration changes them in place once no copy holds them any
+    /// more: Swift's atomic reference counts order the two, as they order every copy-on-write value shared between
     /// threads. TSan cannot see that (the runtime is not instrumented) and would report a race, so under TSan the
-    /// reading ends with a pass through the lock, which it sees. (A leased copy needs no such pass: the lease's
-    /// own atomics order it.)
+    /// thread passes through the lock, which it sees; after the copy is let go of, a registration could come
+    /// between. An idle leased copy needs no such pass: the change that empties it takes its slot with an atomic
+    /// the sanitizer sees.
     private func endReading() {
         if underThreadSanitizer { state.withLock { _ in } }
     }

@@ -67,7 +67,9 @@ import Testing
         }
         leases.invalidate()
         #expect(leasedHeld != nil, "a leased copy is not touched by a change")
-        leases.release(lease)
+        var ranBeforeLettingGo = false
+        leases.release(lease) { ranBeforeLettingGo = true }
+        #expect(ranBeforeLettingGo)
         #expect(leasedHeld == nil, "an old copy is let go of when its call ends")
     }
 }
