@@ -353,7 +353,7 @@ public final class Router: Sendable {
             defer { withExtendedLifetime(tables) { endReading() } }
             return try route(url, caller: caller, in: &tables)
         }
-        defer { leases.release(lease, beforeLettingGo: endReading) }
+        defer { leases.release(lease) { endReading() } }
         if !leases.isCurrent(lease) { refill(lease) }
         // In place: passed as a value, the copy was copied (six retains and releases).
         return try route(url, caller: caller, in: &lease.tables.pointee)
@@ -372,7 +372,7 @@ public final class Router: Sendable {
             defer { withExtendedLifetime(tables) { endReading() } }
             return try body(tables)
         }
-        defer { leases.release(lease, beforeLettingGo: endReading) }
+        defer { leases.release(lease) { endReading() } }
         if !leases.isCurrent(lease) { refill(lease) }
         return try body(lease.tables.pointee)
     }
