@@ -249,54 +249,60 @@ struct RouteTrie: Sendable {
 
     /// Visits every node the URL reaches (a literal child and the variable child at each depth, the fragment
     /// child at the fragment marker) and calls `visit` with each node whose route list fits: the wildcard routes of
-    /// every node on the way and the routes of the nodes where the URL ends. An explicit stack, at most two steps
-    /// per URL component, replaces recursion, so a URL of any depth is walked in constant call-stack space. The
-    /// walk allocates nothing for URLs of up to 63 components unless a component needs percent-decoding.
+    /// every node on the way and the routes of the nodes where the URL ends. An explicit stack of the variable
+    /// children still to try, at most one per URL component, replaces recursion, so a URL of any depth is walked in
+    /// constant call-stack space. The walk allocates nothing for URLs of up to 127 components unless a component
+    /// needs percent-decoding.
     private func walk(_ url: borrowing RouteURL, in text: String, _ visit: (_ node: Int32, _ isWildcard: Bool) -> Void) {
         let count = url.components.count
         RouteURL.withBytes(of: text) { bytes in
             url.components.withUnsafeBufferPointer { components in
                 nodes.withUnsafeBufferPointer { nodes in
-                    Self.withScratch(of: Step.self, capacity: 2 * count + 2) { stack in
-                        var depth = 1
-                        stack[0] = Step(node: 0, index: 0)
-                        while depth > 0 {
-                            depth -= 1
-                            let step = stack[depth]
+                    // At most one step waits per URL component: the variable child not yet taken.
+                    Self.withScratch(of: Step.self, capacity: count + 1) { stack in
+                        var depth = 0
+                        var step = Step(node: 0, index: 0)
+                        while true {
                             let index = Int(step.index)
                             // Through a pointer, so reading a node's fields retains nothing.
                             let node = nodes.baseAddress! + Int(step.node)
                             if !node.pointee.wildcardRoutes.isEmpty { visit(step.node, true) }
-                            guard index < count else {
+                            // The child the walk goes on with; a literal child first, its variable sibling waits.
+                            // Kept in a register rather than pushed and popped at once, which made every level
+                            // wait on a store.
+                            var next: Int32 = -1
+                            if index >= count {
                                 if !node.pointee.routes.isEmpty { visit(step.node, false) }
-                                continue
-                            }
-                            let component = components[index]
-                            if component.isFragmentMarker {
-                                let fragment = node.pointee.fragment
-                                if fragment >= 0 {
-                                    stack[depth] = Step(node: fragment, index: step.index + 1)
-                                    depth += 1
-                                }
-                                continue
-                            }
-                            let variable = node.pointee.variable
-                            if variable >= 0 {
-                                stack[depth] = Step(node: variable, index: step.index + 1)
-                                depth += 1
-                            }
-                            if !node.pointee.literals.isEmpty {
-                                // Literals are stored decoded, so a component with escapes is decoded first.
-                                let raw = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
-                                let child =
-                                    component.hasEscape
-                                    ? node.pointee.literals.child(for: PercentDecoding.decode(raw, plusAsSpace: false))
-                                    : node.pointee.literals.child(for: raw, readable: bytes.count - component.start)
-                                if let child {
-                                    stack[depth] = Step(node: child, index: step.index + 1)
-                                    depth += 1
+                            } else {
+                                let component = components[index]
+                                if component.isFragmentMarker {
+                                    next = node.pointee.fragment
+                                } else {
+                                    next = node.pointee.variable
+                                    if !node.pointee.literals.isEmpty {
+                                        // Literals are stored decoded, so a component with escapes is decoded first.
+                                        let raw = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
+                                        let child =
+                                            component.hasEscape
+                                            ? node.pointee.literals.child(for: PercentDecoding.decode(raw, plusAsSpace: false))
+                                            : node.pointee.literals.child(for: raw, readable: bytes.count - component.start)
+                                        if let child {
+                                            if next >= 0 {
+                                                stack[depth] = Step(node: next, index: step.index + 1)
+                                                depth += 1
+                                            }
+                                            next = child
+                                        }
+                                    }
                                 }
                             }
+                            if next >= 0 {
+                                step = Step(node: next, index: step.index + 1)
+                                continue
+                            }
+                            guard depth > 0 else { break }
+                            depth -= 1
+                            step = stack[depth]
                         }
                     }
                 }
