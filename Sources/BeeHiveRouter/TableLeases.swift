@@ -19,7 +19,7 @@ import Glibc
 /// with a compare-and-swap, reads or writes them; hence `@unchecked Sendable`. The thread sanitizer sees these
 /// atomics, so it checks this path as it is.
 final class TableLeases: @unchecked Sendable {
-    /// A slot's tables, held from ``lease()`` until ``release(_:)``.
+    /// A slot's tables, held from ``lease()`` until ``release(_:beforeLettingGo:)``.
     struct Lease {
         fileprivate let slot: UnsafeMutableRawPointer
 
@@ -86,7 +86,7 @@ final class TableLeases: @unchecked Sendable {
     @inline(__always)
     func lease() -> Lease? {
         // `pthread_self` is the address of the thread's control block; mixed, its bits spread threads evenly.
-        let thread = UInt64(UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))))
+        let thread = UInt64(pthread_self())
         let slot = slots + Int(truncatingIfNeeded: (thread &* 0x9E37_79B9_7F4A_7C15) >> 60) * Self.stride
         let state = Self.state(of: slot)
         let current = state.pointee.load(ordering: .relaxed)
