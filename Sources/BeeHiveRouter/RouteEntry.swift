@@ -7,7 +7,7 @@ struct RouteEntry: Sendable {
     let expansion: Int
 
     /// The entry as a walk hands it out. Trying a route then retains nothing: the entry stays in the trie, and
-    /// so alive, for as long as the routing snapshot that found it.
+    /// so alive, for as long as the copy of the tables that the routing call found it in.
     var candidate: RouteCandidate {
         RouteCandidate(rank: rank, definition: Unmanaged.passUnretained(definition), expansion: expansion)
     }

@@ -1,8 +1,8 @@
 /// The routes of one table, indexed by their components so that matching costs what the URL's depth and the
 /// patterns' shape cost, not what the number of routes costs.
 ///
-/// Nodes live in one array and refer to each other by index: a copy of the trie (a routing snapshot) is a
-/// single retain, and registering routes while no snapshot is alive mutates the nodes in place.
+/// Nodes live in one array and refer to each other by index: a copy of the trie (in a routing call's copy of the
+/// tables) is a single retain, and registering routes while no copy holds the trie mutates the nodes in place.
 ///
 /// Matching explores every branch that fits the URL (a literal child, then the variable child, then wildcard
 /// routes), so a literal that leads nowhere falls back to a variable at the same depth: with `/:provider` and
