@@ -46,7 +46,7 @@ struct MatchedURL: Sendable {
         let segments = template.pattern.expansions[Int(expansion)].segments
         return withURL { url in
             if let position = segments.firstIndex(of: .variable(key)) {
-                return .string(url.value(of: url.components[position], in: text, plusAsSpace: plusAsSpace))
+                return .string(RouteURL.value(of: url.components[position], in: text, plusAsSpace: plusAsSpace))
             }
             guard url.query != nil || url.fragmentQuery != nil else { return nil }
             var values: [String] = []
@@ -69,7 +69,7 @@ struct MatchedURL: Sendable {
             url.forEachQueryItem(in: text, plusAsSpace: plusAsSpace) { name, value in RouteParameters.append(value, forKey: name, to: &values) }
             for (position, segment) in segments.enumerated() {
                 guard case .variable(let name) = segment else { continue }
-                values[name] = .string(url.value(of: url.components[position], in: text, plusAsSpace: plusAsSpace))
+                values[name] = .string(RouteURL.value(of: url.components[position], in: text, plusAsSpace: plusAsSpace))
             }
             return values
         }
@@ -80,7 +80,7 @@ struct MatchedURL: Sendable {
         let matched = template.pattern.expansions[Int(expansion)]
         guard matched.hasWildcard else { return nil }
         return withURL { url in
-            url.components[(matched.segments.count - 1)...].map { url.value(of: $0, in: text, plusAsSpace: plusAsSpace) }
+            url.components[(matched.segments.count - 1)...].map { RouteURL.value(of: $0, in: text, plusAsSpace: plusAsSpace) }
         }
     }
 

@@ -172,8 +172,8 @@ public final class Mediator: Sendable {
         guard components.count == 2, !components.contains(where: \.isFragmentMarker) else {
             throw .invalidURL(url: url, reason: "it names \(components.count) path components instead of a target and an action")
         }
-        let target = parsed.value(of: components[0], in: url, plusAsSpace: false)
-        let action = parsed.value(of: components[1], in: url, plusAsSpace: false)
+        let target = RouteURL.value(of: components[0], in: url, plusAsSpace: false)
+        let action = RouteURL.value(of: components[1], in: url, plusAsSpace: false)
         if let prefix = localOnlyActionPrefix, action.hasPrefix(prefix) {
             throw .localOnlyAction(target: target, action: action, prefix: prefix)
         }

@@ -109,9 +109,9 @@ struct RouteTrie: Sendable {
     /// Nothing about the URL is recorded for a route: every pattern component but `*` matches exactly one URL
     /// component, so the pattern alone says which components its variables and its wildcard took. The candidates
     /// are read from the hits without the URL, so the router can move the URL's text into the match.
-    func hits(for url: borrowing RouteURL, in text: String) -> Hits {
+    func hits(for url: inout RouteURL.ComponentBuffer, in text: String) -> Hits {
         var hits = Hits()
-        walk(url, in: text) { node, isWildcard in
+        walk(&url, in: text) { node, isWildcard in
             let hit = Hit(node: node, isWildcard: isWildcard)
             guard let head = hits.first else {
                 hits.first = hit
@@ -131,9 +131,9 @@ struct RouteTrie: Sendable {
     }
 
     /// Whether some route fits the URL read from `text`.
-    func matches(_ url: borrowing RouteURL, in text: String) -> Bool {
+    func matches(_ url: inout RouteURL.ComponentBuffer, in text: String) -> Bool {
         var found = false
-        walk(url, in: text) { _, _ in found = true }
+        walk(&url, in: text) { _, _ in found = true }
         return found
     }
 
@@ -253,10 +253,10 @@ struct RouteTrie: Sendable {
     /// children still to try, at most one per URL component, replaces recursion, so a URL of any depth is walked in
     /// constant call-stack space. The walk allocates nothing for URLs of up to 127 components unless a component
     /// needs percent-decoding.
-    private func walk(_ url: borrowing RouteURL, in text: String, _ visit: (_ node: Int32, _ isWildcard: Bool) -> Void) {
-        let count = url.components.count
-        RouteURL.withBytes(of: text) { bytes in
-            url.components.withUnsafeBufferPointer { components in
+    private func walk(_ url: inout RouteURL.ComponentBuffer, in text: String, _ visit: (_ node: Int32, _ isWildcard: Bool) -> Void) {
+        let count = url.count
+        url.withComponents { components in
+            RouteURL.withBytes(of: text) { bytes in
                 nodes.withUnsafeBufferPointer { nodes in
                     // At most one step waits per URL component: the variable child not yet taken.
                     Self.withScratch(of: Step.self, capacity: count + 1) { stack in

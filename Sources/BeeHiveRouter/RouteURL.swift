@@ -50,14 +50,22 @@ struct RouteURL: ~Copyable {
         self.readsLikeJLRoutes = readsLikeJLRoutes
         // Parsed straight into the stored properties: building the inline components elsewhere and moving them in
         // copied about 200 bytes per URL.
-        Self.withBytes(of: text) { bytes in
-            parse(bytes, treatsHostAsPathComponent: treatsHostAsPathComponent, readsLikeJLRoutes: readsLikeJLRoutes)
+        let parts = Self.withBytes(of: text) { bytes in
+            Self.read(bytes, treatsHostAsPathComponent: treatsHostAsPathComponent, readsLikeJLRoutes: readsLikeJLRoutes, into: &components)
         }
+        schemeEnd = parts.schemeEnd
+        query = parts.query
+        fragmentQuery = parts.fragmentQuery
     }
 
     /// The scheme as written in `text`, the text this URL was read from.
     func scheme(in text: String) -> String? {
         schemeEnd.map { end in Self.withBytes(of: text) { String(decoding: UnsafeBufferPointer(rebasing: $0[..<end]), as: UTF8.self) } }
+    }
+
+    /// The scheme of `text` as written, read without parsing the rest of the URL.
+    static func scheme(of text: String) -> String? {
+        withBytes(of: text) { bytes in schemeEnd(in: bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[..<$0]), as: UTF8.self) } }
     }
 
     /// The scheme lowercased, read without parsing the rest of the URL.
@@ -74,7 +82,7 @@ struct RouteURL: ~Copyable {
 
     /// A component's value in `text`, the text this URL was read from: percent-decoded, with `+` as a space when
     /// asked; `#` for the fragment marker.
-    func value(of component: Component, in text: String, plusAsSpace: Bool) -> String {
+    static func value(of component: Component, in text: String, plusAsSpace: Bool) -> String {
         if component.isFragmentMarker { return "#" }
         return Self.withBytes(of: text) { bytes in
             let slice = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
@@ -115,10 +123,31 @@ struct RouteURL: ~Copyable {
         return copy.utf8.withContiguousStorageIfAvailable(body)!
     }
 
-    /// Splits the URL in one forward pass: scheme, authority, path components, then query and fragment.
-    private mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>, treatsHostAsPathComponent: Bool, readsLikeJLRoutes: Bool) {
+    /// What a reading finds besides the components.
+    struct Parts {
+        var schemeEnd: Int?
+        var query: Range<Int>?
+        var fragmentQuery: Range<Int>?
+    }
+
+    /// Splits the URL in one forward pass: scheme, authority, path components, then query and fragment. The
+    /// components go to `components`: a URL's own, or the buffer of a routing call, which reads nothing else.
+    @inline(__always)
+    static func read<Sink: RouteURLComponentSink & ~Copyable>(
+        _ bytes: UnsafeBufferPointer<UInt8>, treatsHostAsPathComponent: Bool, readsLikeJLRoutes: Bool, into components: inout Sink
+    ) -> Parts {
+        var parts = Parts()
+        readPath(bytes, treatsHostAsPathComponent: treatsHostAsPathComponent, readsLikeJLRoutes: readsLikeJLRoutes, into: &components, parts: &parts)
+        return parts
+    }
+
+    private static func readPath<Sink: RouteURLComponentSink & ~Copyable>(
+        _ bytes: UnsafeBufferPointer<UInt8>, treatsHostAsPathComponent: Bool, readsLikeJLRoutes: Bool, into components: inout Sink,
+        parts: inout Parts
+    ) {
         let count = bytes.count
-        schemeEnd = Self.schemeEnd(in: bytes)
+        let schemeEnd = Self.schemeEnd(in: bytes)
+        parts.schemeEnd = schemeEnd
         var index = schemeEnd.map { $0 + 1 } ?? 0
 
         if count - index >= 2 && bytes[index] == UInt8(ascii: "/") && bytes[index + 1] == UInt8(ascii: "/") {
@@ -219,33 +248,38 @@ struct RouteURL: ~Copyable {
             let queryStart = index + 1
             index = queryStart
             while index < count && bytes[index] != UInt8(ascii: "#") { index += 1 }
-            query = queryStart..<index
+            parts.query = queryStart..<index
             if index == count { return }
         }
-        parseFragment((index + 1)..<count, in: bytes, readsLikeJLRoutes: readsLikeJLRoutes)
+        readFragment((index + 1)..<count, in: bytes, readsLikeJLRoutes: readsLikeJLRoutes, into: &components, parts: &parts)
     }
 
     /// The part after `#`: a path (`#/view/42`), parameters (`#a=1&b=2`), both (`#/view?x=1`), or an anchor.
-    private mutating func parseFragment(_ fragment: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, readsLikeJLRoutes: Bool) {
+    private static func readFragment<Sink: RouteURLComponentSink & ~Copyable>(
+        _ fragment: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, readsLikeJLRoutes: Bool, into components: inout Sink,
+        parts: inout Parts
+    ) {
         if let question = bytes[fragment].firstIndex(of: UInt8(ascii: "?")) {
-            fragmentQuery = (question + 1)..<fragment.upperBound
+            parts.fragmentQuery = (question + 1)..<fragment.upperBound
             if question != fragment.lowerBound {
-                Self.appendFragmentPath(fragment.lowerBound..<question, in: bytes, to: &components)
+                appendFragmentPath(fragment.lowerBound..<question, in: bytes, to: &components)
             }
         } else if bytes[fragment].first != UInt8(ascii: "/") && bytes[fragment].contains(UInt8(ascii: "=")) {
             // `#a=1&b=2`: the fragment carries parameters only.
-            fragmentQuery = fragment
+            parts.fragmentQuery = fragment
         } else if let first = bytes[fragment].first, first != UInt8(ascii: "/") {
             // `#top`: an anchor, not a path. JLRoutes glues it to the last component (`x#top`) when nothing
             // separates them.
-            if readsLikeJLRoutes, query == nil, let last = components.last, last.end == fragment.lowerBound - 1, !last.isFragmentMarker {
+            if readsLikeJLRoutes, parts.query == nil, let last = components.lastComponent, last.end == fragment.lowerBound - 1,
+                !last.isFragmentMarker
+            {
                 components.replaceLast(with: Component(
                     start: last.start, end: fragment.upperBound, isFragmentMarker: false,
                     hasEscape: last.hasEscape || bytes[fragment].contains(UInt8(ascii: "%")),
                     hasPlus: last.hasPlus || bytes[fragment].contains(UInt8(ascii: "+"))))
             }
         } else {
-            Self.appendFragmentPath(fragment, in: bytes, to: &components)
+            appendFragmentPath(fragment, in: bytes, to: &components)
         }
     }
 
@@ -290,7 +324,9 @@ struct RouteURL: ~Copyable {
         return ((byte < 64 ? below64 : from64) >> UInt64(byte & 63)) & 1 != 0
     }
 
-    private static func appendFragmentPath(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, to components: inout Components) {
+    private static func appendFragmentPath<Sink: RouteURLComponentSink & ~Copyable>(
+        _ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, to components: inout Sink
+    ) {
         components.append(Component(start: range.lowerBound, end: range.lowerBound, isFragmentMarker: true, hasEscape: false, hasPlus: false))
         var componentStart = range.lowerBound
         var hasEscape = false

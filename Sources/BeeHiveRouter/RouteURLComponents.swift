@@ -1,7 +1,16 @@
+/// Where reading a URL puts its path components: a ``RouteURL`` keeps them with the rest of what it read, a
+/// routing call's ``RouteURL/ComponentBuffer`` in memory the call provides.
+protocol RouteURLComponentSink: ~Copyable {
+    mutating func append(_ component: RouteURL.Component)
+    /// JLRoutes' reading glues an anchor to the last component.
+    var lastComponent: RouteURL.Component? { get }
+    mutating func replaceLast(with component: RouteURL.Component)
+}
+
 extension RouteURL {
     /// The components of a URL: the first eight stored inline, more in an array, so that reading a typical URL
     /// allocates nothing.
-    struct Components: RandomAccessCollection {
+    struct Components: RandomAccessCollection, RouteURLComponentSink {
         static let inlineCapacity = 8
         private typealias Inline = (Component, Component, Component, Component, Component, Component, Component, Component)
 
@@ -52,6 +61,8 @@ extension RouteURL {
             }
             count += 1
         }
+
+        var lastComponent: Component? { last }
 
         mutating func replaceLast(with component: Component) {
             precondition(count > 0, "no component to replace")

@@ -318,11 +318,12 @@ public final class Router: Sendable {
     /// Whether some route matches the URL (handlers and interceptors are not run).
     public func canRoute(_ url: String) -> Bool {
         let matches = withTables { tables in
-            let parsed = tables.configuration.read(url)
+            var parsed = RouteURL.ComponentBuffer(reading: tables.configuration)
+            parsed.read(url)
             guard let table = tables.table(forScheme: tables.schemeKey(of: url)) else {
-                return tables.global.trie.matches(parsed, in: url)
+                return tables.global.trie.matches(&parsed, in: url)
             }
-            return table.trie.matches(parsed, in: url) || (table.fallsBackToGlobalRoutes && tables.global.trie.matches(parsed, in: url))
+            return table.trie.matches(&parsed, in: url) || (table.fallsBackToGlobalRoutes && tables.global.trie.matches(&parsed, in: url))
         }
         return matches || declaresDeferredRoute(for: url)
     }
@@ -332,9 +333,10 @@ public final class Router: Sendable {
     public func match(_ url: String, parameters: [String: any Sendable] = [:]) -> RouteMatch? {
         let caller = parameters.isEmpty ? nil : RouteParameters(parameters)
         return withTables { tables in
-            let parsed = tables.configuration.read(url)
+            var parsed = RouteURL.ComponentBuffer(reading: tables.configuration)
+            parsed.read(url)
             var text = url
-            return Self.resolve(parsed, text: &text, in: tables, scheme: tables.schemeKey(of: url), caller: caller, runningHandlers: false)
+            return Self.resolve(&parsed, text: &text, in: tables, scheme: tables.schemeKey(of: url), caller: caller, runningHandlers: false)
         }
     }
 
@@ -396,7 +398,6 @@ public final class Router: Sendable {
 
     /// One routing call on one copy of the tables, redirects included.
     private func route(_ url: consuming String, caller: RouteParameters?, in tables: inout RouterTables) throws(RoutingError) -> RouteResult {
-        let plusAsSpace = tables.configuration.decodesPlusSymbols
         // The URL is taken, not borrowed, and moved on into the match: a borrowed URL was copied and released
         // for the match, atomic operations that cost more time than parsing it. A caller that keeps its string
         // pays one copy at the call instead.
@@ -404,9 +405,8 @@ public final class Router: Sendable {
         var redirects: [String] = []
         redirecting: while let current = next.take() {
             let scheme = tables.schemeKey(of: current)
-            let parsed = tables.configuration.read(current)
             if !tables.globalInterceptors.isEmpty || !tables.schemeInterceptors.isEmpty {
-                let request = Self.request(for: parsed, text: current, caller: caller, redirects: redirects, plusAsSpace: plusAsSpace)
+                let request = Self.request(for: current, reading: tables.configuration, caller: caller, redirects: redirects)
                 for entry in tables.interceptors(forScheme: scheme) {
                     switch entry.interceptor.intercept(request) {
                     case .proceed:
@@ -425,19 +425,21 @@ public final class Router: Sendable {
                     }
                 }
             }
+            var parsed = RouteURL.ComponentBuffer(reading: tables.configuration)
+            parsed.read(current)
             // A variable only from here: reading a variable's text for a call copied it.
             var text = consume current
-            if let match = Self.resolve(parsed, text: &text, in: tables, scheme: scheme, caller: caller, runningHandlers: true) {
+            if let match = Self.resolve(&parsed, text: &text, in: tables, scheme: scheme, caller: caller, runningHandlers: true) {
                 return .handled(match)
             }
             if try loadDeferredRoute(for: text) {
                 // The plugin's routes are in the router's tables now, not in this copy: read them again.
                 let match = withTables { tables in
-                    Self.resolve(parsed, text: &text, in: tables, scheme: scheme, caller: caller, runningHandlers: true)
+                    Self.resolve(&parsed, text: &text, in: tables, scheme: scheme, caller: caller, runningHandlers: true)
                 }
                 if let match { return .handled(match) }
             }
-            let request = Self.request(for: parsed, text: text, caller: caller, redirects: redirects, plusAsSpace: plusAsSpace)
+            let request = Self.request(for: text, reading: tables.configuration, caller: caller, redirects: redirects)
             debug("no route handled the URL", metadata: ["url": "\(text)"])
             tables.unmatchedHandler(for: tables.table(forScheme: scheme))?(request)
             return .unmatched(request)
@@ -449,20 +451,21 @@ public final class Router: Sendable {
     /// global table, then in the global table when the scheme's table falls back to it. The URL's text moves into
     /// the match; it is left in `text` when nothing matched.
     private static func resolve(
-        _ url: borrowing RouteURL, text: inout String, in tables: borrowing RouterTables, scheme: String?, caller: RouteParameters?,
+        _ url: inout RouteURL.ComponentBuffer, text: inout String, in tables: borrowing RouterTables, scheme: String?,
+        caller: RouteParameters?,
         runningHandlers: Bool
     ) -> RouteMatch? {
         let plusAsSpace = tables.configuration.decodesPlusSymbols
         var match: RouteMatch?
         if let scheme, let table = tables.table(forScheme: scheme) {
-            match = firstAccepted(url, text: &text, in: table.trie, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
+            match = firstAccepted(&url, text: &text, in: table.trie, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
             if match == nil && table.fallsBackToGlobalRoutes {
                 match = firstAccepted(
-                    url, text: &text, in: tables.global.trie, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
+                    &url, text: &text, in: tables.global.trie, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
             }
         } else {
             match = firstAccepted(
-                url, text: &text, in: tables.global.trie, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
+                &url, text: &text, in: tables.global.trie, caller: caller, runningHandlers: runningHandlers, plusAsSpace: plusAsSpace)
         }
         guard let match else { return nil }
         HiveObserver.routeMatched()
@@ -474,12 +477,13 @@ public final class Router: Sendable {
     /// asks. The text moves into the match rather than being copied (a copy and its release were two atomic
     /// operations per routing call), and back into `text` when no route takes it.
     private static func firstAccepted(
-        _ url: borrowing RouteURL, text: inout String, in trie: RouteTrie, caller: RouteParameters?, runningHandlers: Bool,
+        _ url: inout RouteURL.ComponentBuffer, text: inout String, in trie: RouteTrie, caller: RouteParameters?,
+        runningHandlers: Bool,
         plusAsSpace: Bool
     ) -> RouteMatch? {
         // Taken into a constant first: reading the `inout` text for the walk copied it.
         let owned = take(&text)
-        let hits = trie.hits(for: url, in: owned)
+        let hits = trie.hits(for: &url, in: owned)
         var candidates = trie.candidates(in: hits)
         guard var candidate = candidates.next(in: trie) else {
             text = consume owned
@@ -529,12 +533,16 @@ public final class Router: Sendable {
         if underThreadSanitizer { state.withLock { _ in } }
     }
 
+    /// The request interceptors and the unmatched-URL handler see; reads the URL again, off the routing path.
     private static func request(
-        for url: borrowing RouteURL, text: String, caller: RouteParameters?, redirects: [String], plusAsSpace: Bool
+        for text: String, reading configuration: RouterConfiguration, caller: RouteParameters?, redirects: [String]
     ) -> RouteRequest {
-        RouteRequest(
+        let url = configuration.read(text)
+        return RouteRequest(
             url: text, scheme: url.scheme(in: text),
-            pathComponents: url.components.map { url.value(of: $0, in: text, plusAsSpace: plusAsSpace) },
+            pathComponents: url.components.map {
+                RouteURL.value(of: $0, in: text, plusAsSpace: configuration.decodesPlusSymbols)
+            },
             parameters: caller ?? RouteParameters(), redirects: redirects)
     }
 

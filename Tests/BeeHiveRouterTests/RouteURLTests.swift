@@ -5,7 +5,7 @@ import Testing
 @Suite struct RouteURLTests {
     private func components(_ text: String, hostIsPath: Bool = false) -> [String] {
         let url = RouteURL(text, treatsHostAsPathComponent: hostIsPath)
-        return url.components.map { url.value(of: $0, in: text, plusAsSpace: true) }
+        return url.components.map { RouteURL.value(of: $0, in: text, plusAsSpace: true) }
     }
 
     private func query(_ text: String) -> [String] {
@@ -106,6 +106,30 @@ import Testing
             if end < bytes.count, bytes[end] == UInt8(ascii: "?") {
                 let queryEnd = bytes[end...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
                 #expect(url.query == (end + 1)..<queryEnd, "\(path)")
+            }
+        }
+    }
+
+    /// Routing reads a URL's components into a ``RouteURL/ComponentBuffer`` rather than a ``RouteURL``: both must
+    /// read the same components from any text, past the eight kept inline and in either reading, and a buffer
+    /// read again holds only the second URL's.
+    @Test func aComponentBufferReadsWhatARouteURLReads() {
+        let pieces = ["a", "Bc", "/", "//", "?", "#", "#/", "%41", "+", "=", "&", "@", ":", "[", "]", "localhost", "x.y", "app:", "app://"]
+        var generator = SystemRandomNumberGenerator()
+        func described(_ component: RouteURL.Component) -> String {
+            "\(component.start)-\(component.end) \(component.isFragmentMarker) \(component.hasEscape) \(component.hasPlus)"
+        }
+        for round in 0..<3_000 {
+            let count = round < 2_000 ? Int.random(in: 0...12, using: &generator) : Int.random(in: 20...80, using: &generator)
+            let text = (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            for (hostIsPath, likeJLRoutes) in [(false, false), (false, true), (true, false), (true, true)] {
+                let url = RouteURL(text, treatsHostAsPathComponent: hostIsPath, readsLikeJLRoutes: likeJLRoutes)
+                var buffer = RouteURL.ComponentBuffer(
+                    reading: RouterConfiguration(alwaysTreatsHostAsPathComponent: hostIsPath, readsURLsLikeJLRoutes: likeJLRoutes))
+                buffer.read("app://first/" + String(repeating: "s/", count: round % 20))
+                buffer.read(text)
+                let read = buffer.withComponents { $0.map(described) }
+                #expect(read == url.components.map(described), "\(text.debugDescription) host-is-path \(hostIsPath) like-JLRoutes \(likeJLRoutes)")
             }
         }
     }
