@@ -66,8 +66,7 @@ struct LiteralTable: Sendable {
     /// around a component goes on past it), so that a short key is loaded as whole words.
     @inline(__always)
     func child(for key: UnsafeBufferPointer<UInt8>, readable: Int) -> Int32? {
-        guard let slot = slot(of: key, readable: readable) else { return nil }
-        return slots[slot].child
+        find(key, readable: readable)?.child
     }
 
     func child(for key: String) -> Int32? {
@@ -90,7 +89,7 @@ struct LiteralTable: Sendable {
 
     mutating func remove(_ key: String) {
         var key = key
-        guard var hole = key.withUTF8({ slot(of: $0, readable: $0.count) }) else { return }
+        guard var hole = key.withUTF8({ find($0, readable: $0.count)?.slot }) else { return }
         let mask = slots.count - 1
         slots[hole] = .empty
         count -= 1
@@ -107,8 +106,10 @@ struct LiteralTable: Sendable {
         }
     }
 
+    /// The slot of the key and the child it holds, read from the entry found: reading the child by the slot's
+    /// index afterwards checked the index against the bounds again.
     @inline(__always)
-    private func slot(of key: UnsafeBufferPointer<UInt8>, readable: Int) -> Int? {
+    private func find(_ key: UnsafeBufferPointer<UInt8>, readable: Int) -> (slot: Int, child: Int32)? {
         guard count > 0 else { return nil }
         let head = Head(key, readable: readable)
         let hash = Self.hash(key, head: head)
@@ -121,7 +122,7 @@ struct LiteralTable: Sendable {
                 if entry.pointee.hash == hash && entry.pointee.head == head
                     && (head.isShort || entry.pointee.key.withUnsafeBufferPointer({ $0.elementsEqual(key) }))
                 {
-                    return slot
+                    return (slot, entry.pointee.child)
                 }
                 slot = (slot + 1) & mask
             }

@@ -103,31 +103,28 @@ struct RouteTrie: Sendable {
         }
     }
 
-    /// The route lists that fit the URL read from `text`, found by one walk. A URL that one list fits, the common
-    /// case, allocates nothing.
+    /// The routes that fit the URL read from `text`, best ranked first, read one at a time with
+    /// ``Candidates/next(in:)``. One walk finds the route lists that fit; a URL that one list fits, the common
+    /// case, allocates nothing and releases nothing.
     ///
     /// Nothing about the URL is recorded for a route: every pattern component but `*` matches exactly one URL
     /// component, so the pattern alone says which components its variables and its wildcard took. The candidates
-    /// are read from the hits without the URL, so the router can move the URL's text into the match.
-    func hits(for url: inout RouteURL.ComponentBuffer, in text: String) -> Hits {
-        var hits = Hits()
+    /// are read without the URL, so the router can move the URL's text into the match.
+    func candidates(for url: inout RouteURL.ComponentBuffer, in text: String) -> Candidates {
+        var first: Hit?
+        var heap: CandidateHeap?
         walk(&url, in: text) { node, isWildcard in
             let hit = Hit(node: node, isWildcard: isWildcard)
-            guard let head = hits.first else {
-                hits.first = hit
+            guard let only = first else {
+                first = hit
                 return
             }
-            if hits.more.isEmpty { hits.more.append(head) }
-            hits.more.append(hit)
+            if heap == nil { heap = CandidateHeap(first: only) }
+            heap!.append(hit)
         }
-        return hits
-    }
-
-    /// The routes of the hits, best ranked first, read one at a time with ``Candidates/next(in:)``. The hits must
-    /// come from this trie, unchanged since.
-    func candidates(in hits: Hits) -> Candidates {
-        if hits.more.isEmpty { return Candidates(only: hits.first, heap: nil) }
-        return nodes.withUnsafeBufferPointer { Candidates(only: nil, heap: CandidateHeap(hits.more, nodes: $0.baseAddress!)) }
+        guard let heap else { return .one(first, RouteList.Position()) }
+        nodes.withUnsafeBufferPointer { heap.prepare(nodes: $0.baseAddress!) }
+        return .several(heap)
     }
 
     /// Whether some route fits the URL read from `text`.
@@ -137,18 +134,8 @@ struct RouteTrie: Sendable {
         return found
     }
 
-    /// The route lists a walk found: node indices, so keeping them retains nothing.
-    struct Hits {
-        /// The first list found.
-        fileprivate var first: Hit?
-        /// Every list found, the first included, when there are several.
-        fileprivate var more: [Hit] = []
-
-        var isEmpty: Bool { first == nil }
-    }
-
     /// A route list the walk found.
-    fileprivate struct Hit {
+    struct Hit {
         /// The node whose routes, or wildcard routes, fit: an index, so that keeping it retains nothing.
         let node: Int32
         let isWildcard: Bool
@@ -158,24 +145,26 @@ struct RouteTrie: Sendable {
     /// them, so the routes come out in rank order without sorting them all, and stopping early skips the rest.
     /// Pulled by the router rather than pushed into a closure: the parameters a closure captures are copied for
     /// every handler call.
-    struct Candidates {
-        /// The hit when there is one; the heap reads several.
-        private let only: Hit?
-        private var position = RouteList.Position()
-        private let heap: CandidateHeap?
-
-        fileprivate init(only: Hit?, heap: CandidateHeap?) {
-            self.only = only
-            self.heap = heap
-        }
+    enum Candidates {
+        /// The one list found, if any, and where its reading stands. No reference: dropping the cursor releases
+        /// nothing.
+        case one(Hit?, RouteList.Position)
+        /// Several lists, merged.
+        case several(CandidateHeap)
 
         /// The next route, or nil when every route was read. `trie` is the trie the hits came from.
+        @inline(__always)
         mutating func next(in trie: borrowing RouteTrie) -> RouteCandidate? {
-            trie.nodes.withUnsafeBufferPointer { nodes in
-                if let only {
-                    return (nodes.baseAddress! + Int(only.node)).pointee.next(wildcard: only.isWildcard, from: &position)
+            switch self {
+            case .one(let hit, var position):
+                guard let hit else { return nil }
+                let candidate = trie.nodes.withUnsafeBufferPointer { nodes in
+                    (nodes.baseAddress! + Int(hit.node)).pointee.next(wildcard: hit.isWildcard, from: &position)
                 }
-                return heap?.popFirst(nodes: nodes.baseAddress!)
+                self = .one(hit, position)
+                return candidate
+            case .several(let heap):
+                return trie.nodes.withUnsafeBufferPointer { heap.popFirst(nodes: $0.baseAddress!) }
             }
         }
     }
@@ -183,8 +172,8 @@ struct RouteTrie: Sendable {
     /// The next entry of each hit, best ranked on top. The heap holds hit indices and compares copied ranks, so
     /// reordering it moves and retains nothing. An object, so that the cursor holding it stays three words: only
     /// a URL that several lists fit, which allocates its hits anyway, makes one.
-    fileprivate final class CandidateHeap {
-        private let hits: [Hit]
+    final class CandidateHeap {
+        @exclusivity(unchecked) private var hits: [Hit]
         /// Per hit: its list's next entry (nil once the list is read out), that entry's rank, and where the
         /// reading of its list stands. One routing call owns the heap, so the runtime's exclusivity checks on an
         /// object's properties, which doubled the time of 4,096 declining handlers, are left out.
@@ -193,8 +182,16 @@ struct RouteTrie: Sendable {
         @exclusivity(unchecked) private var positions: [RouteList.Position] = []
         @exclusivity(unchecked) private var heap: [Int] = []
 
-        init(_ hits: [Hit], nodes: UnsafePointer<Node>) {
-            self.hits = hits
+        init(first: Hit) {
+            hits = [first]
+        }
+
+        func append(_ hit: Hit) {
+            hits.append(hit)
+        }
+
+        /// Reads the first entry of every hit and orders them. `nodes` are the trie's.
+        fileprivate func prepare(nodes: UnsafePointer<Node>) {
             entries.reserveCapacity(hits.count)
             ranks.reserveCapacity(hits.count)
             positions.reserveCapacity(hits.count)
@@ -211,7 +208,7 @@ struct RouteTrie: Sendable {
         }
 
         /// The best ranked entry left; its list's next entry takes its place. `nodes` are the trie's.
-        func popFirst(nodes: UnsafePointer<Node>) -> RouteCandidate? {
+        fileprivate func popFirst(nodes: UnsafePointer<Node>) -> RouteCandidate? {
             guard let top = heap.first, let entry = entries[top] else { return nil }
             let hit = hits[top]
             if let next = nodes[Int(hit.node)].next(wildcard: hit.isWildcard, from: &positions[top]) {
@@ -281,7 +278,9 @@ struct RouteTrie: Sendable {
                                     next = node.pointee.variable
                                     if !node.pointee.literals.isEmpty {
                                         // Literals are stored decoded, so a component with escapes is decoded first.
-                                        let raw = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
+                                        // The reader made the range, within the bytes: not checked again.
+                                        let raw = UnsafeBufferPointer(
+                                            start: bytes.baseAddress! + component.start, count: component.end - component.start)
                                         let child =
                                             component.hasEscape
                                             ? node.pointee.literals.child(for: PercentDecoding.decode(raw, plusAsSpace: false))

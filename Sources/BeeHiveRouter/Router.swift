@@ -483,8 +483,7 @@ public final class Router: Sendable {
     ) -> RouteMatch? {
         // Taken into a constant first: reading the `inout` text for the walk copied it.
         let owned = take(&text)
-        let hits = trie.hits(for: &url, in: owned)
-        var candidates = trie.candidates(in: hits)
+        var candidates = trie.candidates(for: &url, in: owned)
         guard var candidate = candidates.next(in: trie) else {
             text = consume owned
             return nil
