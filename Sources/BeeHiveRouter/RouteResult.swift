@@ -3,11 +3,9 @@ public enum RouteResult: Sendable {
     /// A route matched and its handler returned true.
     case handled(RouteMatch)
     /// No route handled the URL (none matched, or every matching handler returned false).
-    // Boxed, as is `rejected`: a request is twice the size of a match, and every routing call moved a result that
-    // size two or three times.
-    indirect case unmatched(RouteRequest)
+    case unmatched(RouteRequest)
     /// An interceptor refused the URL.
-    indirect case rejected(RouteRejection)
+    case rejected(RouteRejection)
 
     public var isHandled: Bool {
         if case .handled = self { return true }
