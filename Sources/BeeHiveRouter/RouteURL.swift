@@ -63,11 +63,6 @@ struct RouteURL: ~Copyable {
         schemeEnd.map { end in Self.withBytes(of: text) { String(decoding: UnsafeBufferPointer(rebasing: $0[..<end]), as: UTF8.self) } }
     }
 
-    /// The scheme of `text` as written, read without parsing the rest of the URL.
-    static func scheme(of text: String) -> String? {
-        withBytes(of: text) { bytes in schemeEnd(in: bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[..<$0]), as: UTF8.self) } }
-    }
-
     /// The scheme lowercased, read without parsing the rest of the URL.
     static func lowercasedScheme(of text: String) -> String? {
         withBytes(of: text) { bytes in
