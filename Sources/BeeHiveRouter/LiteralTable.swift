@@ -8,20 +8,41 @@
 /// into a separate entry array. Removal shifts the following entries back instead of leaving tombstones, so
 /// lookups never slow down as routes come and go.
 struct LiteralTable: Sendable {
+    /// 32 bytes, two to a cache line: a 48-byte entry (with its hash stored) straddled two lines every other slot,
+    /// and a lookup in a large table paid for both. A probe compares the head itself, which settles a short key.
     private struct Entry: Sendable {
-        let hash: UInt64
         /// The key's first 16 bytes, zero-padded.
-        let head: Head
+        let low: UInt64
+        let high: UInt64
         let key: [UInt8]
+        let count: Int32
         /// -1 in an empty slot.
         let child: Int32
 
-        static let empty = Entry(hash: 0, head: Head(low: 0, high: 0, count: 0), key: [], child: -1)
+        init(head: Head, key: [UInt8], child: Int32) {
+            low = head.low
+            high = head.high
+            count = Int32(truncatingIfNeeded: head.count)
+            self.key = key
+            self.child = child
+        }
+
+        static let empty = Entry(head: Head(low: 0, high: 0, count: 0), key: [], child: -1)
         var isEmpty: Bool { child < 0 }
+
+        @inline(__always)
+        func holds(_ head: Head) -> Bool {
+            low == head.low && high == head.high && Int(count) == head.count
+        }
+
+        /// The hash of its key, computed again when the table grows or shifts entries back on removal.
+        var hash: UInt64 {
+            key.withUnsafeBufferPointer { LiteralTable.hash($0, head: Head(low: low, high: high, count: Int(count))) }
+        }
     }
 
     /// Up to 16 bytes of a key, zero-padded, with the key's length.
-    private struct Head: Equatable, Sendable {
+    private struct Head: Sendable {
         let low: UInt64
         let high: UInt64
         let count: Int
@@ -80,8 +101,7 @@ struct LiteralTable: Sendable {
         if (count + 1) * 2 > slots.count { grow() }
         let bytes = Array(key.utf8)
         let entry = bytes.withUnsafeBufferPointer { buffer in
-            let head = Head(buffer, readable: buffer.count)
-            return Entry(hash: Self.hash(buffer, head: head), head: head, key: bytes, child: child)
+            Entry(head: Head(buffer, readable: buffer.count), key: bytes, child: child)
         }
         place(entry)
         count += 1
@@ -119,7 +139,7 @@ struct LiteralTable: Sendable {
             while true {
                 let entry = slots.baseAddress! + slot
                 if entry.pointee.isEmpty { return nil }
-                if entry.pointee.hash == hash && entry.pointee.head == head
+                if entry.pointee.holds(head)
                     && (head.isShort || entry.pointee.key.withUnsafeBufferPointer({ $0.elementsEqual(key) }))
                 {
                     return (slot, entry.pointee.child)

@@ -62,12 +62,16 @@ struct RouteList: Sendable {
 
     /// Highest priority first.
     private var groups: [Group] = [] {
-        didSet { isEmpty = groups.isEmpty }
+        // A group is empty for a moment when its last route goes, before the list drops it.
+        didSet { first = groups.first.flatMap { $0.head < $0.entries.count ? $0.entries[$0.head] : nil } }
     }
 
-    /// Kept beside `groups` rather than read from it: the walk asks every node it visits, and reading the
-    /// array's count would touch its buffer, a cache miss per node in a large table.
-    private(set) var isEmpty = true
+    /// The best ranked route, kept beside `groups`: the route a routing call tries first, and mostly the only one,
+    /// is read without following the list's two buffers. Every group holds a route at its head, so this is nil
+    /// only when the list is empty.
+    private var first: RouteEntry?
+
+    var isEmpty: Bool { first == nil }
 
     /// Adds a route ranked after every route of its priority already here (ranks grow with registration).
     mutating func append(_ entry: RouteEntry) {
@@ -99,7 +103,8 @@ struct RouteList: Sendable {
         groups.removeAll { $0.liveCount == 0 }
     }
 
-    /// Where a reading of the list stands: the start, or just past the last route read.
+    /// Where a reading of the list stands: the start, just past the first route (index -1), or just past the last
+    /// route read.
     struct Position {
         var group = 0
         var index = 0
@@ -107,6 +112,14 @@ struct RouteList: Sendable {
 
     /// The first route at or after `position`, best ranked first; moves `position` past it.
     func next(from position: inout Position) -> RouteCandidate? {
+        if position.group == 0 && position.index == 0 {
+            position.index = -1
+            return first?.candidate
+        }
+        if position.index < 0 {
+            guard let group = groups.first else { return nil }
+            position.index = group.head + 1
+        }
         while position.group < groups.count {
             let group = position.group
             if position.index < groups[group].head { position.index = groups[group].head }

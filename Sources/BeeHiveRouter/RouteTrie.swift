@@ -1,8 +1,9 @@
 /// The routes of one table, indexed by their components so that matching costs what the URL's depth and the
 /// patterns' shape cost, not what the number of routes costs.
 ///
-/// Nodes live in one array and refer to each other by index: a copy of the trie (in a routing call's copy of the
-/// tables) is a single retain, and registering routes while no copy holds the trie mutates the nodes in place.
+/// Nodes live in one array and refer to each other by index, and the route lists of the nodes where patterns end
+/// live in a second: registering routes while no copy of the tables holds the trie mutates both in place. A node
+/// is 32 bytes, two to a cache line, holding only what the walk reads; a list is read only where the walk ends.
 ///
 /// Matching explores every branch that fits the URL (a literal child, then the variable child, then wildcard
 /// routes), so a literal that leads nowhere falls back to a variable at the same depth: with `/:provider` and
@@ -13,18 +14,13 @@ struct RouteTrie: Sendable {
         var literals = LiteralTable()
         var variable: Int32 = -1
         var fragment: Int32 = -1
-        /// Routes whose pattern ends here.
-        var routes = RouteList()
-        /// Routes whose pattern ends here with `*`.
-        var wildcardRoutes = RouteList()
+        /// The list of the routes whose pattern ends here, or -1.
+        var routes: Int32 = -1
+        /// The list of the routes whose pattern ends here with `*`, or -1.
+        var wildcardRoutes: Int32 = -1
 
         var isEmpty: Bool {
-            literals.isEmpty && variable < 0 && fragment < 0 && routes.isEmpty && wildcardRoutes.isEmpty
-        }
-
-        /// The next entry of its routes or of its wildcard routes: read in place, so the list is not retained.
-        func next(wildcard: Bool, from position: inout RouteList.Position) -> RouteCandidate? {
-            wildcard ? wildcardRoutes.next(from: &position) : routes.next(from: &position)
+            literals.isEmpty && variable < 0 && fragment < 0 && routes < 0 && wildcardRoutes < 0
         }
     }
 
@@ -35,10 +31,11 @@ struct RouteTrie: Sendable {
     }
 
     private var nodes: [Node] = [Node()]
-    /// The first node freed by a removal, or -1. Freed nodes are chained through their `variable` field rather
-    /// than listed in an array of their own, so that a copy of the trie (every routing call makes one) retains
-    /// one buffer, not two.
+    /// The first node freed by a removal, or -1. Freed nodes are chained through their `variable` field.
     private var firstFreeNode: Int32 = -1
+    private var lists: [RouteList] = []
+    /// Lists emptied by removals, for reuse.
+    private var freeLists: [Int32] = []
 
     mutating func insert(_ entry: RouteEntry, expansion: RoutePattern.Expansion) {
         var current: Int32 = 0
@@ -48,11 +45,26 @@ struct RouteTrie: Sendable {
             case .variable: current = child(of: current, via: .variable)
             case .fragmentMarker: current = child(of: current, via: .fragment)
             case .wildcard:
-                nodes[Int(current)].wildcardRoutes.append(entry)
+                nodes[Int(current)].wildcardRoutes = append(entry, to: nodes[Int(current)].wildcardRoutes)
                 return
             }
         }
-        nodes[Int(current)].routes.append(entry)
+        nodes[Int(current)].routes = append(entry, to: nodes[Int(current)].routes)
+    }
+
+    /// Appends to the list `list` names, making one when it is -1; returns the list's index.
+    private mutating func append(_ entry: RouteEntry, to list: Int32) -> Int32 {
+        var list = list
+        if list < 0 {
+            if let free = freeLists.popLast() {
+                list = free
+            } else {
+                list = Int32(lists.count)
+                lists.append(RouteList())
+            }
+        }
+        lists[Int(list)].append(entry)
+        return list
     }
 
     /// Removes the entry of this rank stored for this expansion and frees the nodes left empty.
@@ -84,10 +96,12 @@ struct RouteTrie: Sendable {
             path.append((current, edge))
             current = next
         }
-        if endsWithWildcard {
-            change(&nodes[Int(current)].wildcardRoutes)
-        } else {
-            change(&nodes[Int(current)].routes)
+        let list = endsWithWildcard ? nodes[Int(current)].wildcardRoutes : nodes[Int(current)].routes
+        guard list >= 0 else { return }
+        change(&lists[Int(list)])
+        if lists[Int(list)].isEmpty {
+            freeLists.append(list)
+            if endsWithWildcard { nodes[Int(current)].wildcardRoutes = -1 } else { nodes[Int(current)].routes = -1 }
         }
         while let (parent, edge) = path.last, nodes[Int(current)].isEmpty {
             switch edge {
@@ -113,8 +127,8 @@ struct RouteTrie: Sendable {
     func candidates(for url: inout RouteURL.ComponentBuffer, in text: String) -> Candidates {
         var first: Hit?
         var heap: CandidateHeap?
-        walk(&url, in: text) { node, isWildcard in
-            let hit = Hit(node: node, isWildcard: isWildcard)
+        walk(&url, in: text) { list in
+            let hit = Hit(list: list)
             guard let only = first else {
                 first = hit
                 return
@@ -123,22 +137,21 @@ struct RouteTrie: Sendable {
             heap!.append(hit)
         }
         guard let heap else { return .one(first, RouteList.Position()) }
-        nodes.withUnsafeBufferPointer { heap.prepare(nodes: $0.baseAddress!) }
+        lists.withUnsafeBufferPointer { heap.prepare(lists: $0.baseAddress!) }
         return .several(heap)
     }
 
     /// Whether some route fits the URL read from `text`.
     func matches(_ url: inout RouteURL.ComponentBuffer, in text: String) -> Bool {
         var found = false
-        walk(&url, in: text) { _, _ in found = true }
+        walk(&url, in: text) { _ in found = true }
         return found
     }
 
     /// A route list the walk found.
     struct Hit {
-        /// The node whose routes, or wildcard routes, fit: an index, so that keeping it retains nothing.
-        let node: Int32
-        let isWildcard: Bool
+        /// The list's index, so that keeping it retains nothing.
+        let list: Int32
     }
 
     /// Reads the routes of a walk's hits in rank order. Each hit's list is already in rank order; a heap merges
@@ -158,13 +171,14 @@ struct RouteTrie: Sendable {
             switch self {
             case .one(let hit, var position):
                 guard let hit else { return nil }
-                let candidate = trie.nodes.withUnsafeBufferPointer { nodes in
-                    (nodes.baseAddress! + Int(hit.node)).pointee.next(wildcard: hit.isWildcard, from: &position)
+                // Through a pointer, so the list is read in place, not retained.
+                let candidate = trie.lists.withUnsafeBufferPointer { lists in
+                    (lists.baseAddress! + Int(hit.list)).pointee.next(from: &position)
                 }
                 self = .one(hit, position)
                 return candidate
             case .several(let heap):
-                return trie.nodes.withUnsafeBufferPointer { heap.popFirst(nodes: $0.baseAddress!) }
+                return trie.lists.withUnsafeBufferPointer { heap.popFirst(lists: $0.baseAddress!) }
             }
         }
     }
@@ -190,15 +204,15 @@ struct RouteTrie: Sendable {
             hits.append(hit)
         }
 
-        /// Reads the first entry of every hit and orders them. `nodes` are the trie's.
-        fileprivate func prepare(nodes: UnsafePointer<Node>) {
+        /// Reads the first entry of every hit and orders them. `lists` are the trie's.
+        fileprivate func prepare(lists: UnsafePointer<RouteList>) {
             entries.reserveCapacity(hits.count)
             ranks.reserveCapacity(hits.count)
             positions.reserveCapacity(hits.count)
             heap.reserveCapacity(hits.count)
             for (index, hit) in hits.enumerated() {
                 var position = RouteList.Position()
-                let entry = nodes[Int(hit.node)].next(wildcard: hit.isWildcard, from: &position)
+                let entry = lists[Int(hit.list)].next(from: &position)
                 entries.append(entry)
                 ranks.append(entry?.rank ?? RouteRank(priority: 0, order: 0))
                 positions.append(position)
@@ -207,11 +221,11 @@ struct RouteTrie: Sendable {
             for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
         }
 
-        /// The best ranked entry left; its list's next entry takes its place. `nodes` are the trie's.
-        fileprivate func popFirst(nodes: UnsafePointer<Node>) -> RouteCandidate? {
+        /// The best ranked entry left; its list's next entry takes its place. `lists` are the trie's.
+        fileprivate func popFirst(lists: UnsafePointer<RouteList>) -> RouteCandidate? {
             guard let top = heap.first, let entry = entries[top] else { return nil }
             let hit = hits[top]
-            if let next = nodes[Int(hit.node)].next(wildcard: hit.isWildcard, from: &positions[top]) {
+            if let next = lists[Int(hit.list)].next(from: &positions[top]) {
                 entries[top] = next
                 ranks[top] = next.rank
             } else {
@@ -245,12 +259,12 @@ struct RouteTrie: Sendable {
     }
 
     /// Visits every node the URL reaches (a literal child and the variable child at each depth, the fragment
-    /// child at the fragment marker) and calls `visit` with each node whose route list fits: the wildcard routes of
-    /// every node on the way and the routes of the nodes where the URL ends. An explicit stack of the variable
+    /// child at the fragment marker) and calls `visit` with each route list that fits: the wildcard routes of every
+    /// node on the way and the routes of the nodes where the URL ends. An explicit stack of the variable
     /// children still to try, at most one per URL component, replaces recursion, so a URL of any depth is walked in
     /// constant call-stack space. The walk allocates nothing for URLs of up to 127 components unless a component
     /// needs percent-decoding.
-    private func walk(_ url: inout RouteURL.ComponentBuffer, in text: String, _ visit: (_ node: Int32, _ isWildcard: Bool) -> Void) {
+    private func walk(_ url: inout RouteURL.ComponentBuffer, in text: String, _ visit: (_ list: Int32) -> Void) {
         let count = url.count
         url.withComponents { components in
             RouteURL.withBytes(of: text) { bytes in
@@ -263,13 +277,13 @@ struct RouteTrie: Sendable {
                             let index = Int(step.index)
                             // Through a pointer, so reading a node's fields retains nothing.
                             let node = nodes.baseAddress! + Int(step.node)
-                            if !node.pointee.wildcardRoutes.isEmpty { visit(step.node, true) }
+                            if node.pointee.wildcardRoutes >= 0 { visit(node.pointee.wildcardRoutes) }
                             // The child the walk goes on with; a literal child first, its variable sibling waits.
                             // Kept in a register rather than pushed and popped at once, which made every level
                             // wait on a store.
                             var next: Int32 = -1
                             if index >= count {
-                                if !node.pointee.routes.isEmpty { visit(step.node, false) }
+                                if node.pointee.routes >= 0 { visit(node.pointee.routes) }
                             } else {
                                 let component = components[index]
                                 if component.isFragmentMarker {
