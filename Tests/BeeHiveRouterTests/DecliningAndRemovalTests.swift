@@ -234,4 +234,41 @@ import Testing
         #expect(changed.count == 11)
         #expect(all[0]["a"] == "1")
     }
+
+    /// Routes come and go on five patterns that all fit `/a/b`, so five route lists, one of wildcard routes. After
+    /// every change, routing with declining handlers tries every live route in rank order, the best first, as a
+    /// plain list sorted by priority and registration says. Lists emptied by removals are reused by later routes.
+    @Test func churnOnOverlappingPatternsKeepsRankOrder() throws {
+        let router = Router()
+        let patterns = ["/a/:x", "/a/b", "/a/*", "/:y/b", "/:y/:z"]
+        let tried = Mutex<[Int]>([])
+        // Registration number -> (id, priority).
+        var live: [Int: (id: RouteID, priority: Int)] = [:]
+        var generator = SplitMix(seed: 14)
+        for number in 0..<400 {
+            if live.count > 3, generator.next() % 3 == 0 {
+                let keys = live.keys.sorted()
+                let removed = keys[Int(generator.next() % UInt64(keys.count))]
+                #expect(router.removeRoute(live.removeValue(forKey: removed)!.id))
+            } else {
+                let priority = Int(generator.next() % 4) - 1
+                let pattern = patterns[Int(generator.next() % UInt64(patterns.count))]
+                let id = try router.addRoute(pattern, priority: priority) { _ in
+                    tried.withLock { $0.append(number) }
+                    return false
+                }
+                live[number] = (id, priority)
+            }
+            if number % 40 == 39 {
+                // Empty every list, so the next routes reuse them.
+                for (_, route) in live { #expect(router.removeRoute(route.id)) }
+                live = [:]
+            }
+            let expected = live.keys.sorted { (live[$1]!.priority, $0) < (live[$0]!.priority, $1) }
+            tried.withLock { $0 = [] }
+            #expect(try !router.route("/a/b").isHandled)
+            #expect(tried.withLock { $0 } == expected)
+            #expect(router.match("/a/b")?.route.id == expected.first.map { live[$0]!.id })
+        }
+    }
 }
