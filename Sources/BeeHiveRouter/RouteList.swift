@@ -61,14 +61,11 @@ struct RouteList: Sendable {
     }
 
     /// Highest priority first.
-    private var groups: [Group] = [] {
-        // A group is empty for a moment when its last route goes, before the list drops it.
-        didSet { first = groups.first.flatMap { $0.head < $0.entries.count ? $0.entries[$0.head] : nil } }
-    }
+    private var groups: [Group] = []
 
-    /// The best ranked route, kept beside `groups`: the route a routing call tries first, and mostly the only one,
-    /// is read without following the list's two buffers. Every group holds a route at its head, so this is nil
-    /// only when the list is empty.
+    /// The best ranked route, kept beside `groups` and set again at the end of every change: the route a routing
+    /// call tries first, and mostly the only one, is read without following the list's two buffers. Every group
+    /// holds a route at its head, so this is nil only when the list is empty.
     private var first: RouteEntry?
 
     var isEmpty: Bool { first == nil }
@@ -84,6 +81,7 @@ struct RouteList: Sendable {
         groups[index].orders.append(entry.rank.order)
         groups[index].entries.append(entry)
         groups[index].liveCount += 1
+        if index == 0 { updateFirst() }
     }
 
     /// Removes the route of this rank; returns false when it is not here.
@@ -92,6 +90,7 @@ struct RouteList: Sendable {
         guard let index = groups.firstIndex(where: { $0.priority == rank.priority }) else { return false }
         guard groups[index].remove(order: rank.order) else { return false }
         if groups[index].liveCount == 0 { groups.remove(at: index) }
+        if index == 0 { updateFirst() }
         return true
     }
 
@@ -101,6 +100,11 @@ struct RouteList: Sendable {
             groups[index].removeAll(where: shouldRemove)
         }
         groups.removeAll { $0.liveCount == 0 }
+        updateFirst()
+    }
+
+    private mutating func updateFirst() {
+        first = groups.first.map { $0.entries[$0.head] } ?? nil
     }
 
     /// Where a reading of the list stands: the start, just past the first route (index -1), or just past the last
