@@ -104,7 +104,7 @@ struct RouteList: Sendable {
     }
 
     private mutating func updateFirst() {
-        first = groups.first.map { $0.entries[$0.head] } ?? nil
+        first = groups.first.flatMap { $0.entries[$0.head] }
     }
 
     /// Where a reading of the list stands: the start, just past the first route (index -1), or just past the last
