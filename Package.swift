@@ -4,10 +4,13 @@ import PackageDescription
 
 let package = Package(
     name: "BeeHive",
-    platforms: [.macOS(.v15)],
     products: [
         // Dynamic, so that a host and the plugins it loads share one registry and one copy of every protocol.
         .library(name: "BeeHive", type: .dynamic, targets: ["BeeHive"]),
+        // The same core linked into the executable, for `swift build --static-swift-stdlib` (a program with one
+        // Swift runtime of its own): such a program loads C plugins only, since a Swift plugin needs the shared
+        // runtime. Depend on one of the two products, never both.
+        .library(name: "BeeHiveStatic", type: .static, targets: ["BeeHive"]),
         .executable(name: "beehive", targets: ["BeeHiveCLI"]),
         // Separate from BeeHive so that users who annotate in C only never build swift-syntax.
         .library(name: "BeeHiveAnnotations", targets: ["BeeHiveAnnotations"]),

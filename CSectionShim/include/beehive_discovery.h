@@ -103,6 +103,26 @@ bh_object *bh_read_file(const char *path);
 bh_object *bh_object_for_file(const char *path);
 int bh_open_file_at(int directory, const char *name, struct stat *status, bh_object *object);
 void bh_read_open_file(int fd, const struct stat *status, bh_object *object);
+/*
+ * How a file on disk links, read offline before it is loaded: its ELF machine and class, the libraries it
+ * needs (DT_NEEDED, read through PT_DYNAMIC so stripped files answer too) and whether it carries Swift
+ * metadata. `status` is a bh_object_status; `detail` is static text. Free with bh_linkage_free.
+ */
+typedef struct bh_linkage {
+    int status;
+    int sys_errno;
+    const char *detail;
+    unsigned machine;                  /* e_machine */
+    unsigned elf_type;                 /* e_type */
+    unsigned char elf_class;           /* ELFCLASS32 or ELFCLASS64 */
+    int swift_metadata;                /* 1: a swift5_typeref section; 0: none; -1: no section table to tell */
+    char *needed;                      /* the needed libraries' names, each NUL-terminated, in order */
+    size_t needed_size;
+} bh_linkage;
+int bh_read_linkage(const char *path, bh_linkage *linkage);
+void bh_linkage_free(bh_linkage *linkage);
+/* The path of the loaded image that contains `address` (dladdr), or NULL. */
+const char *bh_image_containing(const void *address);
 /* Objects are reference counted: a snapshot holds each of its objects, and so may Swift (records point into
    an object's sections). Never modified once published. */
 bh_object *bh_object_retain(bh_object *object);

@@ -28,7 +28,8 @@ extension Hive {
     /// `DeferredPluginError.Reason.askedInsideHook`, and loads nothing.
     ///
     /// - Parameters:
-    ///   - path: the plugin folder; its subfolders are not entered.
+    ///   - path: the plugin folder; its subfolders are not entered. A leading `$ORIGIN` stands for the running
+    ///     executable's folder, as in a RUNPATH (`"$ORIGIN/plugins"`).
     ///   - cache: where the index is cached between runs; nil reads every plugin each time.
     ///   - trust: which owners and modes the folder, its plugins and the cache may have.
     /// - Returns: What is wrong with the folder's files, its cache and its declarations, and modules' plugins
@@ -38,6 +39,7 @@ extension Hive {
     public func addPluginDirectory(
         _ path: String, cache: PluginIndexCache? = .standard(), trust: PluginTrustPolicy = .strict
     ) throws(HiveError) -> [HiveDiagnostic] {
+        let path = ExecutableOrigin.resolve(path)
         let index: PluginIndex
         do {
             index = try PluginIndex.build(folder: path, cache: cache, trust: trust)
@@ -86,7 +88,8 @@ extension Hive {
         return found
     }
 
-    /// Adds each folder listed in `BEEHIVE_PLUGIN_PATH` (colon-separated; empty entries are skipped), as
+    /// Adds each folder listed in `BEEHIVE_PLUGIN_PATH` (colon-separated; empty entries are skipped; `$ORIGIN`
+    /// as in `addPluginDirectory(_:cache:trust:)`), as
     /// `addPluginDirectory(_:cache:trust:)` does. `HiveHost` calls it at launch, before the modules start.
     ///
     /// - Throws: `HiveError.pluginFolder` for the first folder that cannot be read or is not trusted; the

@@ -177,7 +177,8 @@ public final class Hive: Sendable {
     /// modules have started. The plugin must link the dynamic `BeeHive` library (see the README).
     ///
     /// A plugin is known by the loaded object, not by the spelling of its path: loading it again (by any
-    /// path) counts one more load and registers nothing new. Called from a hook, it loads the library at
+    /// path) counts one more load and registers nothing new. A path starting with `$ORIGIN` is relative to the
+    /// running executable's folder, as in a RUNPATH, however the program was started. Called from a hook, it loads the library at
     /// once and registers its annotations right after the hook (see `refresh()`).
     ///
     /// - Throws: `HiveError.plugin` with the `PluginError` (empty path, missing file, directory, not ELF, or the
@@ -185,6 +186,7 @@ public final class Hive: Sendable {
     ///   changed since: it is still mapped, so loading it would bring back the old build, and nothing is registered.
     @discardableResult
     public func loadPlugin(atPath path: String) throws(HiveError) -> [HiveDiagnostic] {
+        let path = ExecutableOrigin.resolve(path)
         let plugin: Plugin
         do {
             plugin = try Plugin.load(atPath: path)
@@ -229,6 +231,7 @@ public final class Hive: Sendable {
     /// - Throws: `HiveError.pluginNotLoaded` when no plugin loaded through this hive is at `path`.
     @discardableResult
     public func unloadPlugin(atPath path: String) throws(HiveError) -> [HiveDiagnostic] {
+        let path = ExecutableOrigin.resolve(path)
         guard let identity = Plugin.loadedIdentity(atPath: path) else { throw .pluginNotLoaded(path: path) }
         let leaving = try state.withLock { state throws(HiveError) -> Plugin? in
             guard let loaded = state.plugins[identity] else { throw .pluginNotLoaded(path: path) }

@@ -18,6 +18,9 @@ public enum HiveError: Error, Sendable, CustomStringConvertible {
     case invalidAnnotations([HiveDiagnostic])
     /// A plugin folder cannot be read or is not trusted (see `Hive.addPluginDirectory(_:cache:trust:)`).
     case pluginFolder(PluginAccessError)
+    /// The executable carries a Swift runtime of its own (`--static-swift-stdlib`) and also loads the dynamic
+    /// `libBeeHive.so`, which runs on the shared one: two runtimes in one process crash at the first `await`.
+    case twoSwiftRuntimes(executable: String)
 
     public var description: String {
         switch self {
@@ -31,6 +34,8 @@ public enum HiveError: Error, Sendable, CustomStringConvertible {
         case .invalidAnnotations(let problems):
             (["\(problems.count) annotation(s) cannot be used; fix the names in the annotations (or link the objects that define them), or start the host with startupCheck: .logProblems to run without them:"]
                 + problems.map { "  - \($0)" }).joined(separator: "\n")
+        case .twoSwiftRuntimes(let executable):
+            "\(executable) carries its own Swift runtime (built with --static-swift-stdlib) and loads libBeeHive.so, which uses the shared one (libswiftCore.so); two Swift runtimes in one process crash: depend on the BeeHiveStatic product for a --static-swift-stdlib build, or build without --static-swift-stdlib"
         case .alreadyBootstrapped:
             "Hive.shared is already in use: call Hive.bootstrap(_:) first thing in main, before any module, service or route touches it"
         }

@@ -1,5 +1,6 @@
 import BeeHiveLocks
 import BeeHiveModules
+import BeeHiveRegistry
 import Logging
 
 /// Runs a modular app for the life of a Linux process: BeeHive's `BHAppDelegate`.
@@ -47,8 +48,11 @@ public final class HiveHost: Sendable {
     ///
     /// - Throws: `HiveError.pluginFolder` when a folder of `BEEHIVE_PLUGIN_PATH` cannot be used;
     ///   `HiveError.invalidAnnotations` listing every unusable annotation (unless `startupCheck` is
-    ///   `.logProblems`); `HiveError.modules` when the modules cannot start.
+    ///   `.logProblems`); `HiveError.modules` when the modules cannot start; `HiveError.twoSwiftRuntimes`
+    ///   when a `--static-swift-stdlib` executable links the dynamic core.
     public func start() async throws(HiveError) {
+        // Before the first await: with two runtimes, the first suspension crashes.
+        if let executable = SwiftRuntime.executableWithSecondRuntime { throw .twoSwiftRuntimes(executable: executable) }
         let claimed = phase.withLock { phase in
             guard phase == .idle else { return false }
             phase = .starting
@@ -65,6 +69,9 @@ public final class HiveHost: Sendable {
     }
 
     private func launch() async throws(HiveError) {
+        if !SectionReader.isDiscoveryEnabled {
+            logger.notice("discovery is off (BEEHIVE_DISCOVERY=0): annotations are not read; only modules, services and routes registered in code run")
+        }
         // Plugins that carry modules load here, before the modules start; the others on first use.
         try hive.addPluginDirectories()
         let diagnostics = hive.refresh()

@@ -41,9 +41,15 @@ public final class Plugin: Sendable, CustomStringConvertible {
     /// Loads the library; its annotations are registered on the next `AnnotationRegistry.refresh()`.
     ///
     /// - Throws: `PluginError` with `.emptyPath`, `.notFound`, `.notARegularFile` (a directory, a FIFO...),
-    ///   `.notELF`, or `.loaderFailed` with the loader's message (a missing dependency, a wrong architecture).
+    ///   `.notELF`, `.incompatible` (another architecture or Swift runtime), or `.loaderFailed` with the loader's message (a missing dependency, a wrong architecture).
     public static func load(atPath path: String) throws(PluginError) -> Plugin {
         let file = try FileStamp.check(path)
+        // Checked before dlopen: once mapped, a plugin that cannot join this process has already run its
+        // constructors.
+        if path.contains("/"), case .success(let linkage) = ObjectLinkage.read(atPath: path),
+           let reason = SwiftRuntime.incompatibility(ofPluginAt: path, linkage: linkage) {
+            throw PluginError(path: path, operation: .load, kind: .incompatible, reason: reason)
+        }
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             throw PluginError(path: path, operation: .load, kind: .loaderFailed, reason: lastError())
         }
@@ -151,6 +157,9 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
         case notELF
         /// The dynamic loader refused: a missing dependency, a wrong architecture, an undefined symbol.
         case loaderFailed
+        /// The file cannot run in this process, read from it before loading: another architecture, or a Swift
+        /// runtime other than the host's. The reason names both sides and what to build instead.
+        case incompatible
     }
 
     public let path: String
@@ -171,6 +180,7 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
         case (.load, .emptyPath): "cannot load a plugin from an empty path; pass the path of a shared library"
         case (.load, .notFound), (.load, .notARegularFile), (.load, .notELF):
             "cannot load plugin \(path): \(reason); pass the path of a shared library (.so) file"
+        case (.load, .incompatible): "cannot load plugin \(path): \(reason)"
         case (.load, .loaderFailed):
             "cannot load plugin \(path): \(reason); check the path, and that the plugin links the BeeHive library and everything else it needs"
         case (.unload, _): "cannot unload plugin \(path): \(reason)"

@@ -1,0 +1,149 @@
+/*
+ * How a file on disk links: its machine, its class, the libraries it needs and whether it carries Swift
+ * metadata, read offline with libelf before anything maps it. Swift decides what the answers mean.
+ */
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static pthread_once_t bh_linkage_libelf_once = PTHREAD_ONCE_INIT;
+static void bh_linkage_libelf_init(void) { (void)elf_version(EV_CURRENT); }
+
+static void bh_linkage_fail(bh_linkage *linkage, int status, int error, const char *detail) {
+    linkage->status = status;
+    linkage->sys_errno = error;
+    linkage->detail = detail;
+}
+
+/* The file offset of `address`, or -1 when no loaded segment of the file holds `size` bytes there. */
+static int64_t bh_offset_of_address(Elf *elf, uint64_t address, uint64_t size) {
+    size_t count = 0;
+    if (elf_getphdrnum(elf, &count) != 0) return -1;
+    for (size_t i = 0; i < count; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD) continue;
+        if (address >= ph.p_vaddr && size <= ph.p_filesz && address - ph.p_vaddr <= ph.p_filesz - size)
+            return (int64_t)(ph.p_offset + (address - ph.p_vaddr));
+    }
+    return -1;
+}
+
+/* The DT_NEEDED names through PT_DYNAMIC, which stripped files (no section table) keep too. */
+static void bh_read_needed(Elf *elf, size_t file_size, bh_linkage *linkage) {
+    size_t count = 0;
+    if (elf_getphdrnum(elf, &count) != 0) return;
+    Elf_Data *dynamic = NULL;
+    for (size_t i = 0; i < count && !dynamic; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_DYNAMIC) continue;
+        if (ph.p_offset > file_size || ph.p_filesz > file_size - ph.p_offset) {
+            bh_linkage_fail(linkage, BH_OBJECT_MALFORMED, 0, "PT_DYNAMIC lies past the end of the file");
+            return;
+        }
+        dynamic = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_DYN);
+    }
+    if (!dynamic || !dynamic->d_buf) return;
+    size_t entries = dynamic->d_size / gelf_fsize(elf, ELF_T_DYN, 1, EV_CURRENT);
+    uint64_t strtab = 0, strsz = 0;
+    for (size_t i = 0; i < entries; i++) {
+        GElf_Dyn dyn;
+        if (!gelf_getdyn(dynamic, (int)i, &dyn) || dyn.d_tag == DT_NULL) break;
+        if (dyn.d_tag == DT_STRTAB) strtab = dyn.d_un.d_ptr;
+        if (dyn.d_tag == DT_STRSZ) strsz = dyn.d_un.d_val;
+    }
+    if (strsz == 0) return;
+    int64_t at = bh_offset_of_address(elf, strtab, strsz);
+    if (at < 0 || (uint64_t)at > file_size || strsz > file_size - (uint64_t)at) {
+        bh_linkage_fail(linkage, BH_OBJECT_MALFORMED, 0, "the dynamic string table lies outside the file's segments");
+        return;
+    }
+    Elf_Data *strings = elf_getdata_rawchunk(elf, at, strsz, ELF_T_BYTE);
+    if (!strings || !strings->d_buf) return;
+    const char *table = strings->d_buf;
+    for (size_t i = 0; i < entries; i++) {
+        GElf_Dyn dyn;
+        if (!gelf_getdyn(dynamic, (int)i, &dyn) || dyn.d_tag == DT_NULL) break;
+        if (dyn.d_tag != DT_NEEDED || dyn.d_un.d_val >= strsz) continue;
+        const char *name = table + dyn.d_un.d_val;
+        const char *end = memchr(name, 0, strsz - dyn.d_un.d_val);
+        if (!end) continue;
+        size_t length = (size_t)(end - name) + 1;
+        char *grown = realloc(linkage->needed, linkage->needed_size + length);
+        if (!grown) return;
+        memcpy(grown + linkage->needed_size, name, length);
+        linkage->needed = grown;
+        linkage->needed_size += length;
+    }
+}
+
+static void bh_read_swift_metadata(Elf *elf, bh_linkage *linkage) {
+    size_t names = 0, sections = 0;
+    if (elf_getshdrnum(elf, &sections) != 0 || sections == 0 || elf_getshdrstrndx(elf, &names) != 0) {
+        linkage->swift_metadata = -1;
+        return;
+    }
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr shdr;
+        if (!gelf_getshdr(scn, &shdr) || shdr.sh_size == 0) continue;
+        const char *name = elf_strptr(elf, names, shdr.sh_name);
+        /* swift5_typeref holds the mangled names every Swift type refers to; a library with Swift code has it. */
+        if (name && strcmp(name, "swift5_typeref") == 0) {
+            linkage->swift_metadata = 1;
+            return;
+        }
+    }
+    linkage->swift_metadata = 0;
+}
+
+int bh_read_linkage(const char *path, bh_linkage *linkage) {
+    memset(linkage, 0, sizeof *linkage);
+    pthread_once(&bh_linkage_libelf_once, bh_linkage_libelf_init);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        bh_linkage_fail(linkage, BH_OBJECT_UNREADABLE, errno, "cannot open the file");
+        return linkage->status;
+    }
+    struct stat status;
+    if (fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+        bh_linkage_fail(linkage, BH_OBJECT_NOT_REGULAR_FILE, errno, "not a regular file");
+        close(fd);
+        return linkage->status;
+    }
+    /* Read, not mapped: a file cut short while it is read gives an error, not SIGBUS. */
+    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+    GElf_Ehdr ehdr;
+    if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr)) {
+        bh_linkage_fail(linkage, BH_OBJECT_NOT_ELF, 0, "not an ELF file");
+    } else {
+        linkage->machine = ehdr.e_machine;
+        linkage->elf_class = ehdr.e_ident[EI_CLASS];
+        linkage->elf_type = ehdr.e_type;
+        bh_read_needed(elf, (size_t)status.st_size, linkage);
+        bh_read_swift_metadata(elf, linkage);
+    }
+    if (elf) elf_end(elf);
+    close(fd);
+    return linkage->status;
+}
+
+void bh_linkage_free(bh_linkage *linkage) {
+    free(linkage->needed);
+    linkage->needed = NULL;
+    linkage->needed_size = 0;
+}
+
+const char *bh_image_containing(const void *address) {
+    Dl_info info;
+    if (dladdr(address, &info) == 0 || !info.dli_fname) return NULL;
+    return info.dli_fname;
+}

@@ -1,0 +1,102 @@
+import CSectionShim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How an ELF file links, read from the file without loading it: what a plugin must agree with before
+/// `dlopen` maps it and runs its constructors.
+package struct ObjectLinkage: Sendable, Hashable {
+    /// `e_machine`.
+    package let machine: UInt32
+    /// `EI_CLASS`: 1 for 32-bit, 2 for 64-bit.
+    package let elfClass: UInt8
+    /// The libraries the file needs (DT_NEEDED), in order.
+    package let needed: [String]
+    /// Whether the file carries Swift metadata; nil when it has no section table to tell (--strip-sections).
+    package let carriesSwiftMetadata: Bool?
+
+    package init(machine: UInt32, elfClass: UInt8, needed: [String], carriesSwiftMetadata: Bool?) {
+        self.machine = machine
+        self.elfClass = elfClass
+        self.needed = needed
+        self.carriesSwiftMetadata = carriesSwiftMetadata
+    }
+
+    /// The file's linkage, or why it cannot be read.
+    package static func read(atPath path: String) -> Result<ObjectLinkage, LinkageReadError> {
+        var linkage = bh_linkage()
+        defer { bh_linkage_free(&linkage) }
+        guard bh_read_linkage(path, &linkage) == 0 else {
+            let detail = linkage.detail.map { String(cString: $0) } ?? "unreadable"
+            return .failure(LinkageReadError(path: path, reason: linkage.sys_errno == 0 ? detail : "\(detail): \(String(cString: strerror(linkage.sys_errno)))"))
+        }
+        var needed: [String] = []
+        if let names = linkage.needed {
+            var at = 0
+            while at < linkage.needed_size {
+                let name = String(cString: names + at)
+                needed.append(name)
+                at += name.utf8.count + 1
+            }
+        }
+        return .success(ObjectLinkage(
+            machine: UInt32(linkage.machine), elfClass: linkage.elf_class, needed: needed,
+            carriesSwiftMetadata: linkage.swift_metadata < 0 ? nil : linkage.swift_metadata == 1))
+    }
+
+    /// Whether the file links the shared Swift runtime (`libswiftCore.so` and the libraries built on it).
+    package var needsSharedSwiftRuntime: Bool {
+        needed.contains { name in
+            ["libswiftCore.so", "libswift_Concurrency.so", "libFoundation", "libswiftDispatch.so"].contains { name.hasPrefix($0) }
+        }
+    }
+
+    /// Whether the file holds Swift code but no link to the shared runtime: it carries a runtime of its own
+    /// (built with `--static-swift-stdlib`).
+    package var carriesOwnSwiftRuntime: Bool { carriesSwiftMetadata == true && !needsSharedSwiftRuntime }
+
+    /// The architecture's usual name, for messages.
+    package var architecture: String { Self.architectureName(machine: machine, elfClass: elfClass) }
+
+    /// The machine this code was compiled for, as `e_machine` and `EI_CLASS` spell it.
+    package static let processMachine: (machine: UInt32, elfClass: UInt8) = {
+        #if arch(x86_64)
+        (62, 2)
+        #elseif arch(arm64)
+        (183, 2)
+        #elseif arch(riscv64)
+        (243, 2)
+        #elseif arch(powerpc64le) || arch(powerpc64)
+        (21, 2)
+        #elseif arch(s390x)
+        (22, 2)
+        #elseif arch(i386)
+        (3, 1)
+        #elseif arch(arm)
+        (40, 1)
+        #else
+        (0, 0)
+        #endif
+    }()
+
+    package static func architectureName(machine: UInt32, elfClass: UInt8) -> String {
+        switch (machine, elfClass) {
+        case (62, 2): "x86_64"
+        case (62, 1): "x32"
+        case (183, _): "aarch64"
+        case (243, 2): "riscv64"
+        case (243, 1): "riscv32"
+        case (21, _): "ppc64"
+        case (22, _): "s390x"
+        case (3, _): "i386"
+        case (40, _): "arm"
+        default: "machine \(machine) (\(elfClass == 1 ? "32" : "64")-bit)"
+        }
+    }
+}
+
+/// Why a file's linkage could not be read.
+package struct LinkageReadError: Error, Sendable, Hashable {
+    package let path: String
+    package let reason: String
+}
