@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define BH_LINKAGE_NEEDED_MAX ((size_t)64 << 10)
+
 static pthread_once_t bh_linkage_libelf_once = PTHREAD_ONCE_INIT;
 static void bh_linkage_libelf_init(void) { (void)elf_version(EV_CURRENT); }
 
@@ -52,7 +54,9 @@ static void bh_read_needed(Elf *elf, size_t file_size, bh_linkage *linkage) {
         dynamic = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_DYN);
     }
     if (!dynamic || !dynamic->d_buf) return;
-    size_t entries = dynamic->d_size / gelf_fsize(elf, ELF_T_DYN, 1, EV_CURRENT);
+    size_t entry_size = gelf_fsize(elf, ELF_T_DYN, 1, EV_CURRENT);
+    if (entry_size == 0) return;
+    size_t entries = dynamic->d_size / entry_size;
     uint64_t strtab = 0, strsz = 0;
     for (size_t i = 0; i < entries; i++) {
         GElf_Dyn dyn;
@@ -77,6 +81,12 @@ static void bh_read_needed(Elf *elf, size_t file_size, bh_linkage *linkage) {
         const char *end = memchr(name, 0, strsz - dyn.d_un.d_val);
         if (!end) continue;
         size_t length = (size_t)(end - name) + 1;
+        /* Entries may all name one long string: a bound keeps a hostile file from costing its size squared. */
+        if (linkage->needed_size + length > BH_LINKAGE_NEEDED_MAX) {
+            bh_linkage_free(linkage);
+            bh_linkage_fail(linkage, BH_OBJECT_MALFORMED, 0, "the needed libraries' names exceed 64 KiB");
+            return;
+        }
         char *grown = realloc(linkage->needed, linkage->needed_size + length);
         if (!grown) return;
         memcpy(grown + linkage->needed_size, name, length);

@@ -1,5 +1,6 @@
 /*
- * libFuzzer harness for the offline ELF reader (bh_read_file: libelf, note parsing, section checks, copies).
+ * libFuzzer harness for the offline ELF readers: bh_read_file (libelf, note parsing, section checks, copies)
+ * and bh_read_linkage (machine, DT_NEEDED through PT_DYNAMIC, Swift metadata), each run on every input.
  *
  * Each input is the whole content of a file. It goes into one memory-backed file (memfd) that the reader opens
  * by its /proc path, so the reader runs exactly as on a file on disk: open, mmap, libelf. Built by
@@ -37,6 +38,15 @@ static void check(const bh_object *object, size_t input_size) {
     }
 }
 
+/* The needed names are NUL-terminated strings packed end to end, within the reader's bound. */
+static void check_linkage(const bh_linkage *linkage, int status) {
+    if (status != linkage->status) abort();
+    if (status != 0 && (linkage->needed || linkage->needed_size)) abort();
+    if (linkage->needed_size > ((size_t)64 << 10) || (linkage->needed_size && !linkage->needed)) abort();
+    if (linkage->needed_size && linkage->needed[linkage->needed_size - 1] != 0) abort();
+    if (linkage->swift_metadata < -1 || linkage->swift_metadata > 1) abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (input_fd < 0) {
         input_fd = memfd_create("beehive-fuzz-input", MFD_CLOEXEC);
@@ -53,5 +63,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bh_object *object = bh_read_file(input_path);
     check(object, size);
     bh_object_release(object);
+    bh_linkage linkage;
+    int status = bh_read_linkage(input_path, &linkage);
+    check_linkage(&linkage, status);
+    bh_linkage_free(&linkage);
     return 0;
 }

@@ -16,6 +16,7 @@ enum FixtureBuilder {
         let configuration: Configuration
         let linker: Linker
         let sanitizer: Sanitizer?
+        let staticStandardLibrary: Bool
         /// The package's folder, and the build folder (`--scratch-path`) its build went to.
         let package: URL
         let scratchPath: URL
@@ -38,6 +39,7 @@ enum FixtureBuilder {
         let configuration: Configuration
         let linker: Linker
         let sanitizer: Sanitizer?
+        let staticStandardLibrary: Bool
     }
 
     /// One build's outcome; its lock is held while it builds, so a second test asking for it waits for the first.
@@ -51,10 +53,15 @@ enum FixtureBuilder {
     /// Taken while waiting for every permit, so that two exclusive callers cannot each hold one and wait forever.
     private static let exclusiveLock = Mutex(())
 
+    /// - Parameter staticStandardLibrary: `--static-swift-stdlib`, with the toolchain's static library folder on
+    ///   the linker's path so that a dynamic library product links too (SwiftPM leaves it out).
     static func build(
-        _ fixture: String, _ configuration: Configuration = .debug, linker: Linker = .gold, sanitizer: Sanitizer? = nil
+        _ fixture: String, _ configuration: Configuration = .debug, linker: Linker = .gold, sanitizer: Sanitizer? = nil,
+        staticStandardLibrary: Bool = false
     ) throws -> Build {
-        let key = Key(fixture: fixture, configuration: configuration, linker: linker, sanitizer: sanitizer)
+        let key = Key(
+            fixture: fixture, configuration: configuration, linker: linker, sanitizer: sanitizer,
+            staticStandardLibrary: staticStandardLibrary)
         let slot = slots.withLock { slots in
             if let slot = slots[key] { return slot }
             let slot = Slot()
@@ -84,11 +91,17 @@ enum FixtureBuilder {
     private static func runBuild(_ key: Key) throws(Failure) -> Build {
         let package = fixturesRoot.appending(path: key.fixture)
         let scratch = package.appending(
-            path: ".build-\(key.configuration.rawValue)-\(key.linker.rawValue)" + (key.sanitizer.map { "-\($0.rawValue)" } ?? ""))
+            path: ".build-\(key.configuration.rawValue)-\(key.linker.rawValue)" + (key.sanitizer.map { "-\($0.rawValue)" } ?? "")
+                + (key.staticStandardLibrary ? "-static" : ""))
         var arguments = ["build", "--package-path", package.path, "--scratch-path", scratch.path,
                          "-c", key.configuration.rawValue]
         if key.linker == .lld { arguments += ["-Xswiftc", "-use-ld=lld"] }
         if let sanitizer = key.sanitizer { arguments += ["--sanitize", sanitizer.rawValue] }
+        if key.staticStandardLibrary {
+            let staticLibraries = swiftExecutable.resolvingSymlinksInPath().deletingLastPathComponent()
+                .deletingLastPathComponent().appending(path: "lib/swift_static/linux")
+            arguments += ["--static-swift-stdlib", "-Xlinker", "-L\(staticLibraries.path)"]
+        }
         let build = try run(swiftExecutable, arguments)
         guard build.status == 0 else {
             throw Failure(description: "building fixture \(key.fixture) (\(key.configuration), \(key.linker)) failed:\n\(build.output)")
@@ -98,7 +111,7 @@ enum FixtureBuilder {
         let path = binPath.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         return Build(
             fixture: key.fixture, configuration: key.configuration, linker: key.linker, sanitizer: key.sanitizer,
-            package: package, scratchPath: scratch, binPath: URL(filePath: path))
+            staticStandardLibrary: key.staticStandardLibrary, package: package, scratchPath: scratch, binPath: URL(filePath: path))
     }
 
     static var swiftExecutable: URL {

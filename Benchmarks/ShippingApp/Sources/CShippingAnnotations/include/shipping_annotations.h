@@ -1,0 +1,1 @@
+/* This target only carries annotations. */

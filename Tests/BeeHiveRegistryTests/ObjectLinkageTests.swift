@@ -1,0 +1,107 @@
+import BeeHiveRegistry
+import Foundation
+import Glibc
+import Testing
+
+/// How a file links, read before `dlopen`, and the plugins refused because of it.
+@Suite struct ObjectLinkageTests {
+    static let plainLibrary = "#include <beehive.h>\nBeeHiveMod(Test.LinkageModule)\n"
+
+    @Test func theTestProcessRunsOnTheSharedRuntimeAndHoldsOne() throws {
+        guard case .shared(let library) = SwiftRuntime.current else {
+            Issue.record("the test bundle links libswiftCore.so, found \(SwiftRuntime.current)")
+            return
+        }
+        #expect(library.hasSuffix("libswiftCore.so"))
+        #expect(SwiftRuntime.executableWithSecondRuntime == nil)
+        let linkage = try ObjectLinkage.read(atPath: "/proc/self/exe").get()
+        #expect(linkage.machine == ObjectLinkage.processMachine.machine)
+        #expect(linkage.elfClass == ObjectLinkage.processMachine.elfClass)
+        #expect(linkage.needed.contains("libswiftCore.so"))
+        #expect(linkage.carriesSwiftMetadata == true)
+        #expect(linkage.needsSharedSwiftRuntime && !linkage.carriesOwnSwiftRuntime)
+    }
+
+    @Test func aCLibraryNeedsNoSwiftRuntime() throws {
+        let directory = try TestLibrary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appending(path: "libplain.so")
+        try TestLibrary.write(try TestLibrary.build(Self.plainLibrary), to: file)
+        let linkage = try ObjectLinkage.read(atPath: file.path).get()
+        #expect(linkage.needed.isEmpty)
+        #expect(linkage.carriesSwiftMetadata == false)
+        #expect(SwiftRuntime.incompatibility(ofPluginAt: file.path, linkage: linkage) == nil)
+    }
+
+    @Test func aPluginForAnotherArchitectureIsRefusedBeforeTheLoaderMapsIt() throws {
+        let directory = try TestLibrary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var image = try ELFImage(try TestLibrary.build(Self.plainLibrary))
+        let foreign: UInt64 = ObjectLinkage.processMachine.machine == 183 ? 62 : 183
+        image.write(foreign, at: 0x12, width: 2)
+        let file = directory.appending(path: "libforeign.so")
+        try TestLibrary.write(image.bytes, to: file)
+        #expect {
+            try Plugin.load(atPath: file.path)
+        } throws: { error in
+            guard let error = error as? PluginError, error.kind == .incompatible else { return false }
+            let host = ObjectLinkage.architectureName(
+                machine: ObjectLinkage.processMachine.machine, elfClass: ObjectLinkage.processMachine.elfClass)
+            let other = ObjectLinkage.architectureName(machine: UInt32(foreign), elfClass: 2)
+            return error.description.contains("built for \(other) and this process runs on \(host)")
+        }
+        #expect(Plugin.loadedIdentity(atPath: file.path) == nil, "the loader never mapped it")
+    }
+
+    @Test func aLibraryWithItsOwnSwiftRuntimeIsRefusedEverywhere() {
+        let linkage = ObjectLinkage(
+            machine: ObjectLinkage.processMachine.machine, elfClass: ObjectLinkage.processMachine.elfClass,
+            needed: ["libc.so.6"], carriesSwiftMetadata: true)
+        #expect(linkage.carriesOwnSwiftRuntime)
+        let reason = SwiftRuntime.incompatibility(ofPluginAt: "/plugins/libown.so", linkage: linkage)
+        #expect(reason?.contains("carries its own copy of the Swift runtime") == true)
+        #expect(reason?.contains("build the plugin without --static-swift-stdlib") == true)
+    }
+
+    @Test func aSwiftPluginJoinsAHostOnTheSharedRuntime() {
+        let linkage = ObjectLinkage(
+            machine: ObjectLinkage.processMachine.machine, elfClass: ObjectLinkage.processMachine.elfClass,
+            needed: ["libBeeHive.so", "libswiftCore.so"], carriesSwiftMetadata: true)
+        #expect(SwiftRuntime.incompatibility(ofPluginAt: "/plugins/libswift.so", linkage: linkage) == nil)
+    }
+
+    @Test func unreadableFilesAreFailuresNotCrashes() throws {
+        let directory = try TestLibrary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bytes = try TestLibrary.build(Self.plainLibrary)
+        let fifo = directory.appending(path: "fifo.so")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let truncated = directory.appending(path: "truncated.so")
+        try TestLibrary.write(Array(bytes.prefix(100)), to: truncated)
+        let text = directory.appending(path: "text.so")
+        try TestLibrary.write(Array("not a library\n".utf8), to: text)
+        for path in [directory.path, fifo.path, text.path, directory.appending(path: "missing.so").path] {
+            guard case .failure(let error) = ObjectLinkage.read(atPath: path) else {
+                Issue.record("\(path) read as a library")
+                continue
+            }
+            #expect(error.path == path && !error.reason.isEmpty)
+        }
+        // Cut inside its program headers, the file still answers without a crash: with what it has, or an error.
+        if case .success(let linkage) = ObjectLinkage.read(atPath: truncated.path) {
+            #expect(linkage.needed.isEmpty)
+        }
+    }
+
+    @Test func originIsTheExecutablesFolder() throws {
+        let folder = try #require(ExecutableOrigin.folder)
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        #expect(URL(filePath: executable).deletingLastPathComponent().path == folder)
+        #expect(ExecutableOrigin.resolve("$ORIGIN/plugins/libA.so") == folder + "/plugins/libA.so")
+        #expect(ExecutableOrigin.resolve("${ORIGIN}/libA.so") == folder + "/libA.so")
+        #expect(ExecutableOrigin.resolve("$ORIGIN") == folder)
+        #expect(ExecutableOrigin.resolve("$ORIGINAL/libA.so") == "$ORIGINAL/libA.so")
+        #expect(ExecutableOrigin.resolve("plugins/$ORIGIN/libA.so") == "plugins/$ORIGIN/libA.so")
+        #expect(ExecutableOrigin.resolve("/opt/app/libA.so") == "/opt/app/libA.so")
+    }
+}
