@@ -6,19 +6,22 @@ import Glibc
 /// RUNPATH. It is found through /proc/self/exe, so a program started through a symlink on `PATH`, or from a
 /// bundle copied anywhere, finds the plugins shipped beside it.
 package enum ExecutableOrigin {
-    /// The executable's folder, symlinks resolved; nil when /proc is not mounted.
-    package static let folder: String? = {
+    /// The running executable's path, symlinks resolved; nil when /proc is not mounted.
+    package static let executable: String? = {
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = buffer.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                 readlink("/proc/self/exe", $0, buffer.count - 1)
             }
         }
-        guard length > 0 else { return nil }
-        let path = String(decoding: buffer[..<length], as: UTF8.self)
+        return length > 0 ? String(decoding: buffer[..<length], as: UTF8.self) : nil
+    }()
+
+    /// The executable's folder.
+    package static let folder: String? = executable.flatMap { path in
         guard let slash = path.lastIndex(of: "/") else { return nil }
         return slash == path.startIndex ? "/" : String(path[..<slash])
-    }()
+    }
 
     /// `path` with a leading `$ORIGIN` or `${ORIGIN}` replaced by the executable's folder; any other path as
     /// it is.

@@ -1,7 +1,4 @@
 import CSectionShim
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Which Swift runtime this process runs BeeHive on, and what may join it. A process holds one Swift runtime:
 /// two (an executable built with `--static-swift-stdlib` beside `libswiftCore.so`) crash at the first `await`,
@@ -24,14 +21,10 @@ package enum SwiftRuntime: Sendable, Hashable {
     /// The executable, when it carries a Swift runtime of its own while BeeHive runs on the shared one: the
     /// dynamic core linked into a `--static-swift-stdlib` program. Nil when the process holds one runtime.
     package static let executableWithSecondRuntime: String? = {
-        guard case .shared = current else { return nil }
-        let executable = "/proc/self/exe"
-        guard case .success(let linkage) = ObjectLinkage.read(atPath: executable), linkage.carriesOwnSwiftRuntime else {
-            return nil
-        }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink(executable, &buffer, buffer.count - 1)
-        return length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : executable
+        guard case .shared = current,
+              case .success(let linkage) = ObjectLinkage.read(atPath: "/proc/self/exe"), linkage.carriesOwnSwiftRuntime
+        else { return nil }
+        return ExecutableOrigin.executable ?? "/proc/self/exe"
     }()
 
     /// Why the plugin at `path` cannot join this process, read from its file before it is loaded; nil when it
