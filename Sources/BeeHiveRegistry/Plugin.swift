@@ -51,7 +51,11 @@ public final class Plugin: Sendable, CustomStringConvertible {
             throw PluginError(path: path, operation: .load, kind: .incompatible, reason: reason)
         }
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            throw PluginError(path: path, operation: .load, kind: .loaderFailed, reason: lastError())
+            let message = lastError()
+            if let symbol = undefinedSymbol(in: message) {
+                throw PluginError(path: path, operation: .load, kind: .missingSymbol, reason: missingSymbolReason(symbol))
+            }
+            throw PluginError(path: path, operation: .load, kind: .loaderFailed, reason: message)
         }
         // swiftrt.o, which swiftc links into every image, registers the image with the runtime through this
         // function, so finding it in the library's scope means the runtime may hold pointers into the library.
@@ -97,6 +101,23 @@ public final class Plugin: Sendable, CustomStringConvertible {
               name.pointee != 0
         else { return nil }
         return String(cString: name)
+    }
+
+    /// The symbol of glibc's "…: undefined symbol: NAME" message, if that is what the loader said.
+    package static func undefinedSymbol(in message: String) -> String? {
+        guard let marker = message.range(of: "undefined symbol: ") else { return nil }
+        let symbol = message[marker.upperBound...].prefix { !$0.isWhitespace && $0 != "," }
+        return symbol.isEmpty ? nil : String(symbol)
+    }
+
+    /// What a missing symbol means, in Swift's spelling when it is a Swift one: the plugin was built against
+    /// another version of a library the host loads.
+    package static func missingSymbolReason(_ symbol: String) -> String {
+        let named = SwiftDemangling.demangle(symbol).map { "\($0) (\(symbol))" } ?? symbol
+        let fix = SwiftDemangling.module(of: symbol)?.hasPrefix("BeeHive") == true
+            ? "another version of BeeHive than the host's libBeeHive.so; rebuild it against the host's BeeHive"
+            : "another version of a library the host loads; rebuild it against the libraries the host ships"
+        return "it needs \(named), which no library loaded in this process defines: it was built against \(fix)"
     }
 
     private static func lastError() -> String {
@@ -157,6 +178,9 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
         case notELF
         /// The dynamic loader refused: a missing dependency, a wrong architecture, an undefined symbol.
         case loaderFailed
+        /// A symbol the plugin needs is defined by no loaded library: it was built against another version
+        /// of a library the host loads (BeeHive, a shared-protocol library). The reason names the symbol.
+        case missingSymbol
         /// The file cannot run in this process, read from it before loading: another architecture, or a Swift
         /// runtime other than the host's. The reason names both sides and what to build instead.
         case incompatible
@@ -180,7 +204,7 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
         case (.load, .emptyPath): "cannot load a plugin from an empty path; pass the path of a shared library"
         case (.load, .notFound), (.load, .notARegularFile), (.load, .notELF):
             "cannot load plugin \(path): \(reason); pass the path of a shared library (.so) file"
-        case (.load, .incompatible): "cannot load plugin \(path): \(reason)"
+        case (.load, .incompatible), (.load, .missingSymbol): "cannot load plugin \(path): \(reason)"
         case (.load, .loaderFailed):
             "cannot load plugin \(path): \(reason); check the path, and that the plugin links the BeeHive library and everything else it needs"
         case (.unload, _): "cannot unload plugin \(path): \(reason)"
