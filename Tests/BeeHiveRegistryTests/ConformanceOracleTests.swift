@@ -6,7 +6,8 @@ import Glibc
 
 /// The conformance and protocol indexes against the plain path they stand in for: the runtime's lookup by name
 /// (`_typeByName`) and its cast (`as? any P.Type`), for every type annotated in this process (the test targets'
-/// modules, services, routes and targets) and every protocol BeeHive resolves annotated types as.
+/// records, which are few), every name the index holds (every conforming type of every test target), and
+/// every protocol BeeHive resolves annotated types as.
 ///
 /// The indexes read the runtime's records by hand; a toolchain that changes those records would make them
 /// answer wrong, and these tests say which type and what each side answered. They call the indexes whether or
