@@ -9,7 +9,8 @@ import Glibc
 /// string for a valid record: the record keeps where its fields lie (`RecordLayout`) and makes its strings
 /// when asked.
 public enum RecordParser {
-    /// `versionPrefix + currentVersion` is `BEEHIVE_RECORD_VERSION` of `beehive.h` (checked by WireFormatTests).
+    /// `versionPrefix + currentVersion` is `BEEHIVE_RECORD_VERSION` of `beehive.h` (checked by WireFormatTests);
+    /// the words the hot paths compare records with are made from them (`RecordPrefix`).
     public static let versionPrefix = "beehive:"
     public static let currentVersion = "1"
     /// Longer records are refused: no name or URL pattern is that long, and a missing NUL would read on.
