@@ -1,6 +1,9 @@
 import BeeHiveLocks
 import CSectionShim
 import SwiftShims
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Resolves the type names of C annotations with one pass over the process's conformance records per protocol,
 /// instead of two full scans per type.
@@ -15,7 +18,19 @@ import SwiftShims
 /// Anything the index does not understand (an extension, a private or generic context, a protocol composition)
 /// is left to `_typeByName`; the index only ever answers for what it found, so it cannot give a different type
 /// than the name lookup would, only a faster one. It is rebuilt when the runtime's list of images grows.
+///
+/// `BEEHIVE_CONFORMANCE_INDEX=0` turns this index and `ProtocolIndex` off (`isEnabled`): both read the runtime's
+/// records by hand and call three of its private entry points, which a new toolchain may change.
 package enum ConformanceIndex {
+    /// Whether the indexes answer, read once per process: `BEEHIVE_CONFORMANCE_INDEX=0` turns them off, and
+    /// every type and protocol is then looked up by name and cast, the answer the indexes must agree with.
+    /// Once, because lookups are too hot for `getenv`, and reading the environment races with a thread that
+    /// sets it.
+    package static let isEnabled: Bool = {
+        guard let setting = getenv("BEEHIVE_CONFORMANCE_INDEX") else { return true }
+        return strcmp(setting, "0") != 0
+    }()
+
     private struct Entry {
         let conformance: UnsafeRawPointer
         let typeDescriptor: UnsafeRawPointer
@@ -29,19 +44,15 @@ package enum ConformanceIndex {
     private static let index = Locked(Index())
 
     /// The type named `name` as `T`, when `T` is the existential metatype of a single protocol and the type
-    /// conforms to it; nil when the index cannot tell (the caller then looks the name up).
+    /// conforms to it; nil when the index cannot tell or is off (the caller then looks the name up).
     package static func resolve<T>(_ name: String, as expected: T.Type) -> T? {
+        isEnabled ? indexedType(name, as: expected) : nil
+    }
+
+    /// `resolve` whether or not the index is off: what the differential tests compare with the name lookup.
+    package static func indexedType<T>(_ name: String, as expected: T.Type) -> T? {
         guard let protocolDescriptor = singleProtocol(of: expected) else { return nil }
-        let images = SwiftMetadata.imageCount()
-        let entry: Entry? = index.withLock { index in
-            if index.imageCount != images {
-                index = Index(imageCount: images)
-            }
-            if index.byProtocol[protocolDescriptor] == nil {
-                index.byProtocol[protocolDescriptor] = conformances(to: protocolDescriptor)
-            }
-            return index.byProtocol[protocolDescriptor]?[name]
-        }
+        let entry = withEntries(conformingTo: protocolDescriptor) { $0[name] }
         guard let entry, let metadata = metadata(of: entry.typeDescriptor),
             let witnessTable = bh_swift_get_witness_table(entry.conformance, metadata, nil)
         else { return nil }
@@ -52,6 +63,30 @@ package enum ConformanceIndex {
             words.storeBytes(of: metadata, as: UnsafeRawPointer.self)
             words.storeBytes(of: witnessTable, toByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer.self)
             return slot.move()
+        }
+    }
+
+    /// Every name the index answers for as `T`, an existential metatype of one protocol: the differential
+    /// tests check each of them against the lookup and cast, where the annotated names alone are few.
+    package static func indexedNames<T>(as expected: T.Type) -> [String] {
+        guard let protocolDescriptor = singleProtocol(of: expected) else { return [] }
+        return withEntries(conformingTo: protocolDescriptor) { Array($0.keys) }
+    }
+
+    /// `body` with the index's entries for one protocol, read from the records first when the index has none
+    /// for it or was built for fewer images.
+    private static func withEntries<Result>(
+        conformingTo protocolDescriptor: UnsafeRawPointer, _ body: ([String: Entry]) -> Result
+    ) -> Result {
+        let images = SwiftMetadata.imageCount()
+        return index.withLock { index in
+            if index.imageCount != images {
+                index = Index(imageCount: images)
+            }
+            if index.byProtocol[protocolDescriptor] == nil {
+                index.byProtocol[protocolDescriptor] = conformances(to: protocolDescriptor)
+            }
+            return body(index.byProtocol[protocolDescriptor] ?? [:])
         }
     }
 

@@ -17,6 +17,7 @@ import Glibc
 /// Anything it does not understand (a protocol in an extension, a private or generic context, one with a superclass
 /// requirement) is left out, so that the caller looks the name up: the index only ever answers for what it
 /// found, with the type the runtime's lookup gives. It is rebuilt when the runtime's list of images grows.
+/// `BEEHIVE_CONFORMANCE_INDEX=0` turns it off with `ConformanceIndex`.
 package enum ProtocolIndex {
     /// Protocol descriptors by a hash of their own name, the first of each hash apart so that a name met once
     /// (most) costs no array: the index holds every protocol of the process, and making a string for each
@@ -29,8 +30,15 @@ package enum ProtocolIndex {
 
     private static let index = Locked(Index())
 
-    /// The existential type (`any P`) of the protocol named `name`; nil when the index does not know the name.
+    /// The existential type (`any P`) of the protocol named `name`; nil when the index does not know the name
+    /// or is off (`ConformanceIndex.isEnabled`).
     package static func existential(named name: String) -> Any.Type? {
+        ConformanceIndex.isEnabled ? indexedExistential(named: name) : nil
+    }
+
+    /// `existential(named:)` whether or not the index is off: what the differential tests compare with the
+    /// runtime's lookup of the protocol's mangled name.
+    package static func indexedExistential(named name: String) -> Any.Type? {
         let components = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard components.count >= 2, let last = components.last else { return nil }
         let key = hash(last)

@@ -9,14 +9,12 @@ import Glibc
 /// string for a valid record: the record keeps where its fields lie (`RecordLayout`) and makes its strings
 /// when asked.
 public enum RecordParser {
-    /// `versionPrefix + currentVersion` is `BEEHIVE_RECORD_VERSION` of `beehive.h` (checked by WireFormatTests).
+    /// `versionPrefix + currentVersion` is `BEEHIVE_RECORD_VERSION` of `beehive.h` (checked by WireFormatTests);
+    /// the words the hot paths compare records with are made from them (`RecordPrefix`).
     public static let versionPrefix = "beehive:"
     public static let currentVersion = "1"
     /// Longer records are refused: no name or URL pattern is that long, and a missing NUL would read on.
     public static let maximumRecordLength = 4096
-    /// `beehive:` and `1|module` as little-endian words: the hot paths compare a record's first bytes with them.
-    static let headerWord: UInt64 = 0x3A65_7669_6865_6562
-    static let moduleKindWord: UInt64 = 0x656C_7564_6F6D_7C31
 
     /// The attributes each kind accepts, in the order their values are checked. Adding one: list it here and
     /// read its slot in `Record.layout()`.
@@ -60,23 +58,25 @@ public enum RecordParser {
         case SectionName.routes: 0b1100
         default: 0
         }
+        // Read once for the section rather than once per record: it is a lazily made global.
+        let prefix = RecordPrefix.current
         var start = 0
         while start < buffer.count {
             if base.load(fromByteOffset: start, as: UInt8.self) == 0 {
                 start += 1
                 continue
             }
-            if expectedKinds & 1 != 0, let length = bareModuleRecordLength(base, at: start, count: buffer.count) {
+            if expectedKinds & 1 != 0, let length = bareModuleRecordLength(base, at: start, count: buffer.count, prefix: prefix) {
                 // Valid as it stands: nothing past the name to read, and the defaults stand.
                 var layout = RecordLayout(
                     offset: start, start: start, length: UInt16(truncatingIfNeeded: length), kind: .module,
-                    name: RecordLayout.Span(start: UInt16(truncatingIfNeeded: bareModulePrefixLength), end: UInt16(truncatingIfNeeded: length)))
+                    name: RecordLayout.Span(start: UInt16(truncatingIfNeeded: prefix.module.length), end: UInt16(truncatingIfNeeded: length)))
                 layout.section = index
                 layouts.append(layout)
                 start += length + 1
                 continue
             }
-            var scan = RecordScan(base, from: start, count: buffer.count)
+            var scan = RecordScan(base, from: start, count: buffer.count, prefix: prefix)
             let end = start + scan.length
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
             if end == buffer.count {
@@ -88,7 +88,7 @@ public enum RecordParser {
                 layouts.append(.unparsed)
                 let last = layouts.count - 1
                 do throws(Failure) {
-                    try layout(of: chunk, at: start, scan: &scan, into: &layouts[last])
+                    try layout(of: chunk, at: start, scan: &scan, prefix: prefix, into: &layouts[last])
                     let kind = layouts[last].kind
                     if expectedKinds & (1 << kind.order) != 0 {
                         layouts[last].section = index
@@ -146,12 +146,14 @@ public enum RecordParser {
 
     /// Validates one record in place; `offset` is where it starts in its section.
     static func layout(of bytes: UnsafeRawBufferPointer, at offset: Int) throws(Failure) -> RecordLayout {
-        var scan = bytes.baseAddress.map { RecordScan($0, from: 0, count: bytes.count) } ?? .unscanned(length: 0, isASCII: true)
+        let prefix = RecordPrefix.current
+        var scan = bytes.baseAddress.map { RecordScan($0, from: 0, count: bytes.count, prefix: prefix) }
+            ?? .unscanned(length: 0, isASCII: true)
         // A NUL inside a record handed over on its own is one more byte that no field accepts; the scan stops
         // at NULs, so such a record has its fields searched for.
         if scan.length != bytes.count { scan = .unscanned(length: bytes.count, isASCII: isASCII(bytes)) }
         var layout = RecordLayout.unparsed
-        try self.layout(of: bytes, at: offset, scan: &scan, into: &layout)
+        try self.layout(of: bytes, at: offset, scan: &scan, prefix: prefix, into: &layout)
         return layout
     }
 
@@ -159,11 +161,12 @@ public enum RecordParser {
     /// in place: the section parser passes an element of its array, since a layout built elsewhere and copied
     /// in stalled the copy (its fields were still being stored).
     private static func layout(
-        of bytes: UnsafeRawBufferPointer, at offset: Int, scan: inout RecordScan, into layout: inout RecordLayout
+        of bytes: UnsafeRawBufferPointer, at offset: Int, scan: inout RecordScan, prefix: RecordPrefix,
+        into layout: inout RecordLayout
     ) throws(Failure) {
         if bytes.count > maximumRecordLength { throw Failure(kind: .oversizedRecord(length: bytes.count)) }
         if !scan.isASCII && String(validating: bytes, as: UTF8.self) == nil { throw Failure(kind: .invalidUTF8) }
-        try Record(bytes: bytes, offset: offset, isASCII: scan.isASCII).layout(&scan, into: &layout)
+        try Record(bytes: bytes, offset: offset, isASCII: scan.isASCII, prefix: prefix).layout(&scan, into: &layout)
     }
 
     /// ASCII is checked eight bytes at a time; anything else by the standard library, which is rare enough to
@@ -187,6 +190,7 @@ public enum RecordParser {
         let bytes: UnsafeRawBufferPointer
         let offset: Int
         let isASCII: Bool
+        let prefix: RecordPrefix
 
         func string(_ range: Range<Int>) -> String {
             String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
@@ -215,9 +219,9 @@ public enum RecordParser {
         /// `beehive:1`, the header of every record of this version, as one word and a byte.
         @inline(__always)
         func isCurrentHeader(_ range: Range<Int>) -> Bool {
-            range.count == 9
-                && UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self)) == headerWord
-                && bytes[range.lowerBound + 8] == UInt8(ascii: "1")
+            range.count == prefix.headerLength
+                && UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self)) == prefix.header
+                && bytes[range.lowerBound + 8] == prefix.version
         }
 
         /// Why a header that is not `beehive:1` is refused.
@@ -401,26 +405,25 @@ public enum RecordParser {
         }
     }
 
-    /// The length of `beehive:1|module|`, which starts a module record's type name.
-    static let bareModulePrefixLength = 17
-
     /// The length (without its NUL) of the record at `start` when it is `beehive:1|module|<type name>`, a module
     /// record without attributes (what `BeeHiveMod` writes, nearly every record), all ASCII, valid and at most
     /// `maximumRecordLength` long; nil for any other record, which the general parser then reads and explains.
+    /// `prefix` is `RecordPrefix.current`; the name starts at `prefix.module.length`.
     ///
     /// The name is checked in the same pass that finds its NUL, eight bytes at a time: finding the end first and
     /// checking the name after read each byte twice, and the general parser's per-field work cost more than both.
     @inline(__always)
-    static func bareModuleRecordLength(_ base: UnsafeRawPointer, at start: Int, count: Int) -> Int? {
-        // Little-endian words: "beehive:" and "1|module", then the '|' before the name.
-        guard start + bareModulePrefixLength < count,
-            UInt64(littleEndian: (base + start).loadUnaligned(as: UInt64.self)) == headerWord,
-            UInt64(littleEndian: (base + start + 8).loadUnaligned(as: UInt64.self)) == moduleKindWord,
-            base.load(fromByteOffset: start + 16, as: UInt8.self) == UInt8(ascii: "|"),
-            base.load(fromByteOffset: start + bareModulePrefixLength, as: UInt8.self) != UInt8(ascii: ".")
+    static func bareModuleRecordLength(_ base: UnsafeRawPointer, at start: Int, count: Int, prefix: RecordPrefix) -> Int? {
+        let module = prefix.module
+        // The header's and the kind's words, then the '|' before the name, and a name that does not start with a dot.
+        guard start + module.length < count, start + RecordPrefix.coveredLength <= count,
+            UInt64(littleEndian: (base + start).loadUnaligned(as: UInt64.self)) == prefix.header,
+            UInt64(littleEndian: (base + start + 8).loadUnaligned(as: UInt64.self)) == module.word,
+            module.length(following: UInt16(littleEndian: (base + start + 16).loadUnaligned(as: UInt16.self))) != 0,
+            base.load(fromByteOffset: start + module.length, as: UInt8.self) != UInt8(ascii: ".")
         else { return nil }
         let high: UInt64 = 0x8080_8080_8080_8080
-        var index = start + bareModulePrefixLength
+        var index = start + module.length
         var previousDots: UInt64 = 0
         while index < count && index - start <= maximumRecordLength {
             // The section's last bytes are its last word moved down: the bytes shifted in read as NULs past the
@@ -443,7 +446,7 @@ public enum RecordParser {
             }
             let length = index - start + nuls.trailingZeroBitCount / 8
             // Not empty, not ending with a dot, and not too long.
-            guard length > bareModulePrefixLength, length <= maximumRecordLength, start + length < count,
+            guard length > module.length, length <= maximumRecordLength, start + length < count,
                 base.load(fromByteOffset: start + length - 1, as: UInt8.self) != UInt8(ascii: ".")
             else { return nil }
             return length

@@ -36,18 +36,20 @@ struct RecordScan {
     }
 
     /// Scans from `start` up to the first NUL or `count`. Inlined, so that the scan is built where the parser
-    /// keeps it rather than built elsewhere and copied.
+    /// keeps it rather than built elsewhere and copied. `prefix` is `RecordPrefix.current`, which the section
+    /// parser reads once for all its records.
     @inline(__always)
-    init(_ base: UnsafeRawPointer, from start: Int, count: Int) {
+    init(_ base: UnsafeRawPointer, from start: Int, count: Int, prefix: RecordPrefix) {
         var index = start
         var high: UInt64 = 0
         // Nearly every record starts with the current header and a kind: those bytes hold no NUL, are ASCII
-        // and have their separators at known places, so they are compared as words rather than scanned.
-        let prefix = Self.currentPrefix(base, at: start, count: count)
-        if prefix != 0 {
-            low = 9 | UInt64(prefix - 1) << 16
+        // and have their separators at known places (after the header and after the kind), so they are
+        // compared as words rather than scanned.
+        let prefixLength = Self.currentPrefixLength(base, at: start, count: count, prefix: prefix)
+        if prefixLength != 0 {
+            low = UInt64(prefix.headerLength) | UInt64(prefixLength - 1) << 16
             storedCount = 2
-            index += prefix
+            index += prefixLength
         }
         while index + 8 <= count {
             let word = UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self))
@@ -82,22 +84,17 @@ struct RecordScan {
     /// The length of `beehive:1|<kind>|` at `start`, or 0 when the record does not start so (it is then scanned
     /// from its first byte, and the parser says what is wrong with it).
     @inline(__always)
-    private static func currentPrefix(_ base: UnsafeRawPointer, at start: Int, count: Int) -> Int {
-        guard start + 18 <= count else { return 0 }
-        // Little-endian words: "beehive:" and "1|module", "1|target", "1|route|", "1|servic".
-        guard UInt64(littleEndian: (base + start).loadUnaligned(as: UInt64.self)) == RecordParser.headerWord else {
-            return 0
-        }
-        let pipe = UInt8(ascii: "|")
-        let isPipe = base.load(fromByteOffset: start + 16, as: UInt8.self) == pipe
+    private static func currentPrefixLength(_ base: UnsafeRawPointer, at start: Int, count: Int, prefix: RecordPrefix) -> Int {
+        guard start + RecordPrefix.coveredLength <= count,
+            UInt64(littleEndian: (base + start).loadUnaligned(as: UInt64.self)) == prefix.header
+        else { return 0 }
+        let following = UInt16(littleEndian: (base + start + 16).loadUnaligned(as: UInt16.self))
         switch UInt64(littleEndian: (base + start + 8).loadUnaligned(as: UInt64.self)) {
-        case RecordParser.moduleKindWord, 0x7465_6772_6174_7C31: return isPipe ? 17 : 0
-        case 0x7C65_7475_6F72_7C31: return 16
-        case 0x6369_7672_6573_7C31:
-            return base.load(fromByteOffset: start + 16, as: UInt8.self) == UInt8(ascii: "e")
-                && base.load(fromByteOffset: start + 17, as: UInt8.self) == pipe ? 18 : 0
-        default:
-            return 0
+        case prefix.module.word: return prefix.module.length(following: following)
+        case prefix.service.word: return prefix.service.length(following: following)
+        case prefix.route.word: return prefix.route.length(following: following)
+        case prefix.target.word: return prefix.target.length(following: following)
+        default: return 0
         }
     }
 

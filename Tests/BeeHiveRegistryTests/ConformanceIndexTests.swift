@@ -45,7 +45,7 @@ typealias IndexedAndDescribable = any (Indexed & CustomStringConvertible).Type
         (prefix + "12IndexedOuterV5InnerC", "nested"),
     ])
     func conformingTypesAreFoundByTheirAnnotatedNames(name: String, label: String) throws {
-        let type = try #require(ConformanceIndex.resolve(name, as: (any Indexed.Type).self))
+        let type = try #require(ConformanceIndex.indexedType(name, as: (any Indexed.Type).self))
         #expect(type.label == label)
         let looked = try #require(_typeByName(name) as? any Indexed.Type)
         #expect(ObjectIdentifier(type) == ObjectIdentifier(looked))
@@ -56,12 +56,12 @@ typealias IndexedAndDescribable = any (Indexed & CustomStringConvertible).Type
         prefix + "14IndexedGenericV", "Nowhere.Type", "",
     ])
     func everythingElseIsLeftToTheNameLookup(name: String) {
-        #expect(ConformanceIndex.resolve(name, as: (any Indexed.Type).self) == nil)
+        #expect(ConformanceIndex.indexedType(name, as: (any Indexed.Type).self) == nil)
     }
 
     @Test func onlyExistentialMetatypesOfOneProtocolAreIndexed() {
-        #expect(ConformanceIndex.resolve("BeeHiveRegistryTests.IndexedClass", as: Any.Type.self) == nil)
-        #expect(ConformanceIndex.resolve("BeeHiveRegistryTests.IndexedClass", as: IndexedAndDescribable.self) == nil)
+        #expect(ConformanceIndex.indexedType("BeeHiveRegistryTests.IndexedClass", as: Any.Type.self) == nil)
+        #expect(ConformanceIndex.indexedType("BeeHiveRegistryTests.IndexedClass", as: IndexedAndDescribable.self) == nil)
     }
 
     @Test func resolverTakesTheIndexedType() throws {

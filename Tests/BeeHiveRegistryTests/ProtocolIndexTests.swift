@@ -28,15 +28,15 @@ struct IndexedProtocolHolder {
         ("IndexedProtocolHolder.Nested", "21IndexedProtocolHolderV6NestedP_p"),
     ])
     func protocolsAreFoundByTheirDottedNames(name: String, mangled: String) throws {
-        let indexed = try #require(ProtocolIndex.existential(named: "\(Self.module).\(name)"))
+        let indexed = try #require(ProtocolIndex.indexedExistential(named: "\(Self.module).\(name)"))
         let looked = try #require(_typeByName(Self.prefix + mangled))
         #expect(ObjectIdentifier(indexed) == ObjectIdentifier(looked))
     }
 
     @Test func theExistentialIsTheCompilersOwn() throws {
-        let indexed = try #require(ProtocolIndex.existential(named: "BeeHiveRegistryTests.IndexedClassBoundProtocol"))
+        let indexed = try #require(ProtocolIndex.indexedExistential(named: "BeeHiveRegistryTests.IndexedClassBoundProtocol"))
         #expect(ObjectIdentifier(indexed) == ObjectIdentifier((any IndexedClassBoundProtocol).self))
-        let standard = try #require(ProtocolIndex.existential(named: "Swift.CustomStringConvertible"))
+        let standard = try #require(ProtocolIndex.indexedExistential(named: "Swift.CustomStringConvertible"))
         #expect(ObjectIdentifier(standard) == ObjectIdentifier((any CustomStringConvertible).self))
     }
 
@@ -46,6 +46,6 @@ struct IndexedProtocolHolder {
         "BeeHiveRegistryTests.IndexedProtocolHolder", "BeeHiveRegistryTests.NoSuchProtocol", "IndexedProtocol", "",
     ])
     func everythingElseIsLeftToTheNameLookup(name: String) {
-        #expect(ProtocolIndex.existential(named: name) == nil)
+        #expect(ProtocolIndex.indexedExistential(named: name) == nil)
     }
 }
