@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `swift package beehive-bundle` (docs/bundle.md) on the demo, Examples/ShopApp: the bundle is moved to
+/// another folder and run there, by path and through a symlink on `PATH`, in a private mount namespace where
+/// the toolchain (/opt/swift) and the demo's build folder are empty, so that everything it loads comes from the
+/// bundle or from the system.
+@Suite(.serialized, .timeLimit(.minutes(30)))
+struct BundleTests {
+    static let demo = FixtureBuilder.repositoryRoot.appending(path: "Examples/ShopApp")
+    /// Where `swift package` builds the demo: the build folder `scripts/demo` (and so DemoTests) uses too.
+    static let demoBuild = demo.appending(path: ".build")
+    static let toolchain = "/opt/swift"
+    static let wishlistURL = "shop://wishlist/add?item=7"
+
+    /// Runs `swift package beehive-bundle` in the demo's package with the demo's layout: libReviews.so next to
+    /// the executable, the folder's plugins in shop-plugins.
+    static func bundle(into output: URL, swiftRuntime: Bool) throws -> FixtureBuilder.Output {
+        try FixtureBuilder.withoutConcurrentBuilds {
+            try FixtureBuilder.run(FixtureBuilder.swiftExecutable, [
+                "package", "--package-path", demo.path, "--allow-writing-to-directory", output.path, "beehive-bundle",
+                "--product", "ShopApp", "--output", output.path, "--library", "Reviews",
+                "--plugin", "Wishlist", "--plugin", "Recommendations", "--plugins-folder", "shop-plugins",
+            ] + (swiftRuntime ? ["--swift-runtime"] : []))
+        }
+    }
+
+    /// Runs `command` in a mount namespace of its own in which the toolchain and the demo's build folder are
+    /// empty tmpfs mounts.
+    static func runHidden(
+        _ command: [String], environment: [String: String] = [:], in directory: URL
+    ) throws -> FixtureBuilder.Output {
+        let script = """
+            mount -t tmpfs tmpfs \(toolchain) && mount -t tmpfs tmpfs '\(demoBuild.path)' \
+            && test ! -e \(toolchain)/usr/bin/swift && exec "$0" "$@"
+            """
+        return try FixtureBuilder.run(
+            try SystemTools.require("unshare"), ["-m", "sh", "-c", script] + command, environment: environment,
+            currentDirectory: directory)
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "beehive-bundle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Every ELF file under `folder`, by path relative to it.
+    static func elfFiles(in folder: URL) throws -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: folder.path)
+        var files: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            let handle = FileHandle(forReadingAtPath: folder.appending(path: path).path)
+            defer { try? handle?.close() }
+            if let magic = try handle?.read(upToCount: 4), magic == Data([0x7F, 0x45, 0x4C, 0x46]) { files.append(path) }
+        }
+        return files.sorted()
+    }
+
+    /// The RUNPATH and RPATH strings `readelf -d` shows for a file.
+    static func searchPaths(_ file: URL) throws -> [String] {
+        try SystemTools.run("readelf", ["-d", file.path]).split(separator: "\n").compactMap { line in
+            guard line.contains("(RUNPATH)") || line.contains("(RPATH)"), let open = line.firstIndex(of: "["),
+                let close = line.lastIndex(of: "]")
+            else { return nil }
+            return String(line[line.index(after: open)..<close])
+        }
+    }
+
+    static func mode(_ path: URL) throws -> Int {
+        try (FileManager.default.attributesOfItem(atPath: path.path)[.posixPermissions] as? Int) ?? -1
+    }
+
+    /// The demo opened a folder plugin's route, after its modules (two of them from its resource bundle's
+    /// modules.plist) launched and it loaded libReviews.so, all from `bundle`.
+    static func expectDemoRanFrom(_ bundle: URL, _ output: FixtureBuilder.Output, _ how: String) {
+        #expect(output.status == 0, "the bundled demo run \(how) failed:\n\(output.output)")
+        let expected = [
+            "[Account] setUp", "[Catalog] init (async): 4 products loaded", "[Cart] init: ran after Catalog's async init",
+            "\(bundle.path)/shop-plugins: 2 plugins", "plugins loaded: none",
+            "loaded \(bundle.path)/libReviews.so: 3 new records",
+            "[Wishlist] route /wishlist/add (plugin from the folder)",
+            "first use of route /wishlist/add loaded plugin libWishlist.so", "handled by route /wishlist/add",
+            "[Account] tearDown",
+        ]
+        var rest = output.standardOutput[...]
+        for fragment in expected {
+            guard let range = rest.range(of: fragment) else {
+                Issue.record("run \(how): missing, or out of order: \"\(fragment)\"\n--- output:\n\(output.output)")
+                return
+            }
+            rest = rest[range.upperBound...]
+        }
+    }
+
+    @Test func demoBundleRunsFromAnotherFolderAndFromPATHWithTheToolchainHidden() throws {
+        let work = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let made = work.appending(path: "made")
+        let bundling = try Self.bundle(into: made, swiftRuntime: true)
+        try #require(bundling.status == 0, "beehive-bundle failed:\n\(bundling.output)")
+        #expect(bundling.standardOutput.contains("Run it from anywhere:  \(made.path)/ShopApp"), "\(bundling.output)")
+
+        // Moved after it was made: nothing in it may depend on where it was made.
+        let bundle = work.appending(path: "installed/shop")
+        try FileManager.default.createDirectory(at: bundle.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: made, to: bundle)
+
+        let files = try Self.elfFiles(in: bundle)
+        for expected in [
+            "ShopApp", "libBeeHive.so", "libShopInterfaces.so", "libReviews.so", "shop-plugins/libWishlist.so",
+            "shop-plugins/libRecommendations.so", "lib/libswiftCore.so", "lib/libFoundation.so",
+        ] {
+            #expect(files.contains(expected), "\(expected) is not in the bundle: \(files)")
+        }
+        for file in files {
+            for searchPath in try Self.searchPaths(bundle.appending(path: file)) {
+                let entries = searchPath.split(separator: ":")
+                #expect(entries.allSatisfy { $0.hasPrefix("$ORIGIN") }, "\(file) has an absolute RUNPATH entry: \(searchPath)")
+            }
+        }
+        #expect(FileManager.default.fileExists(atPath: bundle.appending(path: "ShopApp_ShopApp.resources/modules.plist").path))
+        // The hive refuses plugin folders and plugins that anyone but their owner can write.
+        #expect(try Self.mode(bundle.appending(path: "shop-plugins")) == 0o755)
+        #expect(try Self.mode(bundle.appending(path: "shop-plugins/libWishlist.so")) == 0o644)
+
+        let elsewhere = work.appending(path: "elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let byPath = try Self.runHidden(
+            [bundle.appending(path: "ShopApp").path, "--open", Self.wishlistURL], in: elsewhere)
+        Self.expectDemoRanFrom(bundle, byPath, "by path")
+
+        // Through PATH, under another name: argv[0] is "shop", and the app finds its folder through /proc/self/exe.
+        let bin = work.appending(path: "bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: bin.appending(path: "shop"), withDestinationURL: bundle.appending(path: "ShopApp"))
+        let throughPATH = try Self.runHidden(
+            ["shop", "--open", Self.wishlistURL], environment: ["PATH": "\(bin.path):/usr/bin:/bin"], in: elsewhere)
+        Self.expectDemoRanFrom(bundle, throughPATH, "through PATH")
+    }
+
+    /// Without `--swift-runtime` the bundle names no toolchain path either: with the toolchain hidden it does not
+    /// start (which shows that the other test's namespace hides it), and given the runtime folder it runs.
+    @Test func bundleWithoutTheRuntimeNeedsItFromTheLoader() throws {
+        let work = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let bundle = work.appending(path: "shop")
+        let bundling = try Self.bundle(into: bundle, swiftRuntime: false)
+        try #require(bundling.status == 0, "beehive-bundle failed:\n\(bundling.output)")
+        #expect(bundling.standardOutput.contains("The Swift runtime is not bundled"), "\(bundling.output)")
+        #expect(bundling.standardOutput.contains("From the system (not bundled):"), "\(bundling.output)")
+        #expect(!FileManager.default.fileExists(atPath: bundle.appending(path: "lib").path))
+        for file in try Self.elfFiles(in: bundle) {
+            for searchPath in try Self.searchPaths(bundle.appending(path: file)) {
+                #expect(!searchPath.contains(Self.toolchain), "\(file): \(searchPath)")
+            }
+        }
+
+        let hidden = try Self.runHidden([bundle.appending(path: "ShopApp").path, "--open", Self.wishlistURL], in: work)
+        #expect(hidden.status != 0)
+        #expect(hidden.standardError.contains("cannot open shared object file"), "\(hidden.output)")
+
+        let runtime = "\(Self.toolchain)/usr/lib/swift/linux"
+        let given = try FixtureBuilder.run(
+            bundle.appending(path: "ShopApp"), ["--open", Self.wishlistURL], environment: ["LD_LIBRARY_PATH": runtime],
+            currentDirectory: work)
+        Self.expectDemoRanFrom(bundle, given, "with LD_LIBRARY_PATH")
+    }
+}
