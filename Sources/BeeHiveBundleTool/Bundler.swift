@@ -245,12 +245,12 @@ struct Bundler {
         }
         let wanted = runpath(for: file.place)
         for searchPath in searchPaths where searchPath.value != wanted {
-            guard wanted.utf8.count <= searchPath.value.utf8.count else {
+            guard wanted.utf8.count <= searchPath.byteCount else {
                 throw .runpathTooLong(file: file.name, current: searchPath.value, wanted: wanted)
             }
             guard !searchPath.sharesBytes else { throw .runpathShared(file: file.name, current: searchPath.value) }
             var bytes = Array(wanted.utf8)
-            bytes += repeatElement(0, count: searchPath.value.utf8.count - bytes.count)
+            bytes += repeatElement(0, count: searchPath.byteCount - bytes.count)
             try overwrite(path, at: searchPath.fileOffset, with: bytes)
         }
         // Read back, so that a bundle whose files could still reach outside it is never handed over.

@@ -8,33 +8,35 @@ import Glibc
 /// bundler can rewrite it in place. Read with libelf; nothing is loaded or run.
 ///
 /// Every offset comes from the file and is checked against the string table it points into.
-package struct DynamicSection: Sendable {
-    package struct ReadError: Error, CustomStringConvertible {
-        package let path: String
-        package let reason: String
-        package var description: String { "\(path): \(reason)" }
+public struct DynamicSection: Sendable {
+    public struct ReadError: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "\(path): \(reason)" }
     }
 
     /// A DT_RUNPATH or DT_RPATH string.
-    package struct SearchPath: Sendable, Equatable {
-        package let value: String
-        /// Where its first byte is in the file; its NUL follows `value`'s UTF-8 bytes.
-        package let fileOffset: UInt64
+    public struct SearchPath: Sendable, Equatable {
+        public let value: String
+        /// Where its first byte is in the file, and how many bytes it has before its NUL (not `value`'s UTF-8
+        /// count, which differs when the file's bytes are not UTF-8 and decoding repaired them).
+        public let fileOffset: UInt64
+        public let byteCount: Int
         /// Whether another string of the dynamic string table starts inside this one (linkers may store a
         /// string that is the tail of another only once), so that rewriting it would change that string too.
-        package let sharesBytes: Bool
+        public let sharesBytes: Bool
 
         /// Its colon-separated entries, as the loader splits them.
-        package var entries: [String] { value.split(separator: ":", omittingEmptySubsequences: true).map(String.init) }
+        public var entries: [String] { value.split(separator: ":", omittingEmptySubsequences: true).map(String.init) }
     }
 
     /// DT_NEEDED, in the order of the dynamic section (the loader's order).
-    package let needed: [String]
-    package let runpath: SearchPath?
-    package let rpath: SearchPath?
+    public let needed: [String]
+    public let runpath: SearchPath?
+    public let rpath: SearchPath?
 
     /// Reads `path`'s dynamic section. A file with none (a static executable) needs nothing and names no path.
-    package init(path: String) throws(ReadError) {
+    public init(path: String) throws(ReadError) {
         let descriptor: Int32
         do {
             descriptor = try ELFFile.openRegularFile(path)
@@ -89,10 +91,10 @@ package struct DynamicSection: Sendable {
 
         func searchPath(_ tag: Int32, _ name: String) throws(ReadError) -> SearchPath? {
             guard let offset = searchPaths[Int64(tag)] else { return nil }
-            let value = try strings.string(at: offset, for: name)
-            let end = offset + UInt64(value.utf8.count)
+            let (value, byteCount) = try strings.stringAndByteCount(at: offset, for: name)
+            let end = offset + UInt64(byteCount)
             return SearchPath(
-                value: value, fileOffset: strings.fileOffset + offset,
+                value: value, fileOffset: strings.fileOffset + offset, byteCount: byteCount,
                 sharesBytes: offsets.contains { $0 > offset && $0 < end })
         }
         self.needed = needed
@@ -120,10 +122,14 @@ package struct DynamicSection: Sendable {
         }
 
         func string(at offset: UInt64, for tag: String) throws(ReadError) -> String {
+            try stringAndByteCount(at: offset, for: tag).string
+        }
+
+        func stringAndByteCount(at offset: UInt64, for tag: String) throws(ReadError) -> (string: String, byteCount: Int) {
             guard offset < UInt64(bytes.count), let end = bytes[Int(offset)...].firstIndex(of: 0) else {
                 throw ReadError(path: path, reason: "its \(tag) string at offset \(offset) is not inside its string table")
             }
-            return String(decoding: bytes[Int(offset)..<end], as: UTF8.self)
+            return (String(decoding: bytes[Int(offset)..<end], as: UTF8.self), end - Int(offset))
         }
     }
 
