@@ -54,6 +54,7 @@ struct BundleTests {
         let enumerator = FileManager.default.enumerator(atPath: folder.path)
         var files: [String] = []
         while let path = enumerator?.nextObject() as? String {
+            guard enumerator?.fileAttributes?[.type] as? FileAttributeType == .typeRegular else { continue }
             let handle = FileHandle(forReadingAtPath: folder.appending(path: path).path)
             defer { try? handle?.close() }
             if let magic = try handle?.read(upToCount: 4), magic == Data([0x7F, 0x45, 0x4C, 0x46]) { files.append(path) }
@@ -75,13 +76,13 @@ struct BundleTests {
         try (FileManager.default.attributesOfItem(atPath: path.path)[.posixPermissions] as? Int) ?? -1
     }
 
-    /// The demo opened a folder plugin's route, after its modules (two of them from its resource bundle's
-    /// modules.plist) launched and it loaded libReviews.so, all from `bundle`.
+    /// The demo indexed its plugins folder, launched its modules (Catalog and Cart from its resource bundle's
+    /// modules.plist), loaded libReviews.so and opened a folder plugin's route, all from `bundle`.
     static func expectDemoRanFrom(_ bundle: URL, _ output: FixtureBuilder.Output, _ how: String) {
         #expect(output.status == 0, "the bundled demo run \(how) failed:\n\(output.output)")
         let expected = [
-            "[Account] setUp", "[Catalog] init (async): 4 products loaded", "[Cart] init: ran after Catalog's async init",
             "\(bundle.path)/shop-plugins: 2 plugins", "plugins loaded: none",
+            "[Account] setUp", "[Catalog] init (async): 4 products loaded", "[Cart] init: ran after Catalog's async init",
             "loaded \(bundle.path)/libReviews.so: 3 new records",
             "[Wishlist] route /wishlist/add (plugin from the folder)",
             "first use of route /wishlist/add loaded plugin libWishlist.so", "handled by route /wishlist/add",
