@@ -87,7 +87,7 @@ struct BeeHiveBundlePlugin: CommandPlugin {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Failure(description: "no bundle made (exit status \(process.terminationStatus)); the reason is above")
+            throw Failure(description: "no bundle made: BeeHiveBundleTool exited with status \(process.terminationStatus), its 'beehive-bundle:' line says why")
         }
     }
 

@@ -172,4 +172,47 @@ struct BundleTests {
             currentDirectory: work)
         Self.expectDemoRanFrom(bundle, given, "with LD_LIBRARY_PATH")
     }
+
+    /// The bundling tool, next to the test bundle in this package's build.
+    static func tool() throws -> URL {
+        let tests = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath()
+        let tool = tests.deletingLastPathComponent().appending(path: "BeeHiveBundleTool")
+        guard FileManager.default.isExecutableFile(atPath: tool.path) else {
+            throw FixtureBuilder.Failure(description: "no BeeHiveBundleTool next to \(tests.path); run swift build first")
+        }
+        return tool
+    }
+
+    /// What cannot be bundled is named, and no folder is left behind.
+    @Test func missingLibrariesAndRunpathsTooShortAreNamed() throws {
+        let work = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let made = work.appending(path: "made")
+        let bundling = try Self.bundle(into: made, swiftRuntime: false)
+        try #require(bundling.status == 0, "beehive-bundle failed:\n\(bundling.output)")
+        let built = Self.demoBuild.appending(path: "debug")
+        let output = work.appending(path: "out")
+
+        // The bundled executable alone, away from the libraries it needs.
+        let lonely = work.appending(path: "lonely")
+        try FileManager.default.createDirectory(at: lonely, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: made.appending(path: "ShopApp"), to: lonely.appending(path: "ShopApp"))
+        let missing = try FixtureBuilder.run(
+            try Self.tool(), ["--output", output.path, "--executable", lonely.appending(path: "ShopApp").path])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("ShopApp needs lib"), "\(missing.output)")
+        #expect(missing.standardError.contains("which is neither in \(lonely.path)"), "\(missing.output)")
+
+        // Four folders deep, a plugin's RUNPATH would be longer than the one SwiftPM wrote.
+        let deep = try FixtureBuilder.run(try Self.tool(), [
+            "--output", output.path, "--executable", built.appending(path: "ShopApp").path,
+            "--plugin", built.appending(path: "libWishlist.so").path, "--plugins-folder", "a/b/c/d", "--swift-runtime",
+        ])
+        #expect(deep.status == 1)
+        #expect(deep.standardError.contains("libWishlist.so: its RUNPATH"), "\(deep.output)")
+        #expect(deep.standardError.contains("'$ORIGIN/../../../..:$ORIGIN/../../../../lib'"), "\(deep.output)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.contains("staging") }
+        #expect(leftovers.isEmpty, "staging folders left: \(leftovers)")
+    }
 }
