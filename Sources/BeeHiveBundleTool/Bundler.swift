@@ -46,7 +46,7 @@ struct Bundler {
         let root: String
         var files: [(path: String, runpath: String?)] = []
         var resources: [String] = []
-        var notedPlugins: [String] = []
+        var notes: [String] = []
         var systemLibraries: [String] = []
         /// Swift runtime libraries the bundle needs but does not hold (without `--swift-runtime`), and where.
         var unbundledRuntime: [String] = []
@@ -203,7 +203,7 @@ struct Bundler {
 
     private func write(into staging: String, reportedAs output: String) throws(BundleError) -> Layout {
         var layout = Layout(root: output)
-        layout.notedPlugins = notes
+        layout.notes = notes
         try makeFolder(staging)
         for place in [Place.root, .runtime, .plugins] where files.values.contains(where: { $0.place == place }) {
             try makeFolder(folder(of: place, in: staging))
@@ -298,6 +298,7 @@ struct Bundler {
     }
 
     /// Copies a resource bundle; its folders become 0755 and its files 0644, whatever the umask made them.
+    /// Symbolic links are copied as links and left alone: chmod would change what they point at.
     private func copyTree(_ source: String, to destination: String) throws(BundleError) {
         do {
             try FileManager.default.copyItem(atPath: source, toPath: destination)
@@ -307,10 +308,11 @@ struct Bundler {
         try setMode(destination, 0o755)
         let enumerator = FileManager.default.enumerator(atPath: destination)
         while let relative = enumerator?.nextObject() as? String {
-            let path = destination + "/" + relative
-            var isFolder: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            try setMode(path, isFolder.boolValue ? 0o755 : 0o644)
+            switch enumerator?.fileAttributes?[.type] as? FileAttributeType {
+            case .typeDirectory?: try setMode(destination + "/" + relative, 0o755)
+            case .typeRegular?: try setMode(destination + "/" + relative, 0o644)
+            default: continue
+            }
         }
     }
 

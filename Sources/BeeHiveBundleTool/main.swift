@@ -50,7 +50,7 @@ func summary(_ layout: Bundler.Layout, _ request: BundleRequest) -> String {
         lines.append("  \(padded) \(String(format: "%8.1f", Double(size) / 1_048_576)) MB  RUNPATH \(file.runpath ?? "none")")
     }
     for resources in layout.resources { lines.append("  \(resources)/") }
-    lines += layout.notedPlugins.map { "  note: \($0)" }
+    lines += layout.notes.map { "  note: \($0)" }
     if !layout.systemLibraries.isEmpty {
         lines.append("From the system (not bundled): \(layout.systemLibraries.joined(separator: ", "))")
     }
