@@ -1,3 +1,4 @@
+import BeeHiveLint
 import Foundation
 import Testing
 
@@ -214,5 +215,23 @@ struct BundleTests {
         #expect(!FileManager.default.fileExists(atPath: output.path))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.contains("staging") }
         #expect(leftovers.isEmpty, "staging folders left: \(leftovers)")
+    }
+
+    /// The reader the rewrite relies on locates the RUNPATH string at its bytes in the file (the fuzzer's seed,
+    /// linked by lld with `-rpath /opt/swift/usr/lib/swift/linux:$ORIGIN` against libc).
+    @Test func dynamicSectionLocatesTheRunpathInTheFile() throws {
+        let seed = FixtureBuilder.repositoryRoot.appending(path: "Fuzz/Corpus/DynamicSection/runpath-needed.elf")
+        let dynamic = try DynamicSection(path: seed.path)
+        #expect(dynamic.needed == ["libc.so.6"])
+        #expect(dynamic.rpath == nil)
+        let runpath = try #require(dynamic.runpath)
+        #expect(runpath.entries == ["/opt/swift/usr/lib/swift/linux", "$ORIGIN"])
+        #expect(!runpath.sharesBytes)
+        let bytes = try Data(contentsOf: seed)
+        let start = Int(runpath.fileOffset)
+        #expect(bytes[start..<start + runpath.byteCount] == Data(runpath.value.utf8))
+        #expect(bytes[start + runpath.byteCount] == 0)
+
+        #expect(throws: DynamicSection.ReadError.self) { try DynamicSection(path: FixtureBuilder.repositoryRoot.appending(path: "Package.swift").path) }
     }
 }
