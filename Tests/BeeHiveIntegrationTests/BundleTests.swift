@@ -13,8 +13,9 @@ import Glibc
 @Suite(.serialized, .timeLimit(.minutes(30)))
 struct BundleTests {
     static let demo = FixtureBuilder.repositoryRoot.appending(path: "Examples/ShopApp")
-    /// Where `swift package` builds the demo: the build folder `scripts/demo` (and so DemoTests) uses too.
-    static let demoBuild = demo.appending(path: ".build")
+    /// Where `swift package` builds the demo. Not `scripts/demo`'s .build (DemoTests): there a `swift build` after
+    /// a command plugin's build recompiled the whole demo (7 minutes on this machine's two cores).
+    static let demoBuild = demo.appending(path: ".build-bundle")
     static let toolchain = "/opt/swift"
     static let wishlistURL = "shop://wishlist/add?item=7"
 
@@ -23,7 +24,8 @@ struct BundleTests {
     static func bundle(into output: URL, swiftRuntime: Bool) throws -> FixtureBuilder.Output {
         try FixtureBuilder.withoutConcurrentBuilds {
             try FixtureBuilder.run(FixtureBuilder.swiftExecutable, [
-                "package", "--package-path", demo.path, "--allow-writing-to-directory", output.path, "beehive-bundle",
+                "package", "--package-path", demo.path, "--scratch-path", demoBuild.path,
+                "--allow-writing-to-directory", output.path, "beehive-bundle",
                 "--product", "ShopApp", "--output", output.path, "--library", "Reviews",
                 "--plugin", "Wishlist", "--plugin", "Recommendations", "--plugins-folder", "shop-plugins",
             ] + (swiftRuntime ? ["--swift-runtime"] : []))
