@@ -127,6 +127,8 @@ struct BundleTests {
                 #expect(entries.allSatisfy { $0.hasPrefix("$ORIGIN") }, "\(file) has an absolute RUNPATH entry: \(searchPath)")
             }
         }
+        #expect(try Self.searchPaths(bundle.appending(path: "ShopApp")) == ["$ORIGIN:$ORIGIN/lib"])
+        #expect(try Self.searchPaths(bundle.appending(path: "shop-plugins/libWishlist.so")) == ["$ORIGIN/..:$ORIGIN/../lib"])
         #expect(FileManager.default.fileExists(atPath: bundle.appending(path: "ShopApp_ShopApp.resources/modules.plist").path))
         // The hive refuses plugin folders and plugins that anyone but their owner can write.
         #expect(try Self.mode(bundle.appending(path: "shop-plugins")) == 0o755)
