@@ -21,7 +21,8 @@ struct BundleRequest {
 
 /// Lays a bundle out: the executable, the libraries it needs from the build folder and, on request, the Swift
 /// runtime, next to it or in `lib/`; the plugins in their folder; every RUNPATH rewritten in place to entries
-/// relative to `$ORIGIN`, so that the folder runs wherever it is put.
+/// relative to `$ORIGIN` (and, without the runtime, the toolchain's runtime folder), so that the folder runs
+/// wherever it is put.
 ///
 /// ```
 /// OUT/APP  OUT/lib*.so  OUT/*.resources/  OUT/PLUGINS/lib*.so  OUT/lib/libswift*.so (with the runtime)
@@ -187,18 +188,18 @@ struct Bundler {
         }
     }
 
-    /// The RUNPATH of a file in `place`: the bundle's root and, with the runtime, `lib/`, relative to the file.
-    private func runpath(for place: Place) -> String {
-        switch place {
-        case .runtime:
-            return "$ORIGIN"
-        case .root:
-            return request.includesSwiftRuntime ? "$ORIGIN:$ORIGIN/lib" : "$ORIGIN"
-        case .plugins:
-            let depth = request.pluginsFolder.split(separator: "/").count
-            let up = "$ORIGIN" + String(repeating: "/..", count: depth)
-            return request.includesSwiftRuntime ? "\(up):\(up)/lib" : up
-        }
+    /// The RUNPATH replacing `current` in `file`: the bundle's root and, with the runtime, `lib/`, relative to
+    /// the file. Without the runtime, the executable and the libraries beside it keep the toolchain's runtime
+    /// folder they named, where the Swift slim image has the runtime as well (/usr/lib/swift/linux, as in the
+    /// full image). A plugin keeps it only where it fits, which SwiftPM's RUNPATH leaves no room for; it then
+    /// uses the runtime libraries its host has loaded, which the loader matches by name.
+    private func runpath(for file: File, replacing current: DynamicSection.SearchPath) -> String {
+        guard file.place != .runtime else { return "$ORIGIN" }
+        let depth = file.place == .root ? 0 : request.pluginsFolder.split(separator: "/").count
+        let up = "$ORIGIN" + String(repeating: "/..", count: depth)
+        if request.includesSwiftRuntime { return "\(up):\(up)/lib" }
+        let withRuntime = ([up] + current.entries.filter(runtimeFolders.contains)).joined(separator: ":")
+        return file.place == .root || withRuntime.utf8.count <= current.byteCount ? withRuntime : up
     }
 
     private func write(into staging: String, reportedAs output: String) throws(BundleError) -> Layout {
@@ -243,8 +244,9 @@ struct Bundler {
             guard bundled.isEmpty else { throw .noRunpath(file: file.name, needs: bundled) }
             return nil
         }
-        let wanted = runpath(for: file.place)
-        for searchPath in searchPaths where searchPath.value != wanted {
+        for searchPath in searchPaths {
+            let wanted = runpath(for: file, replacing: searchPath)
+            guard searchPath.value != wanted else { continue }
             guard wanted.utf8.count <= searchPath.byteCount else {
                 throw .runpathTooLong(file: file.name, current: searchPath.value, wanted: wanted)
             }
@@ -253,7 +255,8 @@ struct Bundler {
             bytes += repeatElement(0, count: searchPath.byteCount - bytes.count)
             try overwrite(path, at: searchPath.fileOffset, with: bytes)
         }
-        // Read back, so that a bundle whose files could still reach outside it is never handed over.
+        // Read back, so that a bundle whose files could still reach outside it (but for the runtime's folder,
+        // when it is not bundled) is never handed over.
         let written: DynamicSection
         do {
             written = try DynamicSection(path: path)
@@ -261,7 +264,9 @@ struct Bundler {
             throw .unreadable(error)
         }
         for searchPath in [written.runpath, written.rpath].compactMap({ $0 })
-        where searchPath.entries.contains(where: { !$0.hasPrefix("$ORIGIN") }) {
+        where searchPath.entries.contains(where: {
+            !$0.hasPrefix("$ORIGIN") && (request.includesSwiftRuntime || !runtimeFolders.contains($0))
+        }) {
             throw .runpathNotRelative(file: file.name, value: searchPath.value)
         }
         return written.runpath?.value ?? written.rpath?.value

@@ -57,9 +57,9 @@ func summary(_ layout: Bundler.Layout, _ request: BundleRequest) -> String {
     lines.append("Run it from anywhere:  \(layout.root)/\(executable)")
     lines.append("or through PATH:       ln -s \(layout.root)/\(executable) /usr/local/bin/\(executable)")
     if !layout.unbundledRuntime.isEmpty {
-        lines.append("The Swift runtime is not bundled (--swift-runtime bundles it): the loader must find "
-            + "\(layout.unbundledRuntime.joined(separator: ", ")), e.g. LD_LIBRARY_PATH="
-            + "\(layout.runtimeFolders.joined(separator: ":")) \(layout.root)/\(executable), or the folder in /etc/ld.so.conf.d")
+        lines.append("The Swift runtime is not bundled (--swift-runtime bundles it): the executable looks for "
+            + "\(layout.unbundledRuntime.joined(separator: ", ")) in \(layout.runtimeFolders.joined(separator: ":")), "
+            + "where this toolchain has them; on a machine that has them elsewhere, set LD_LIBRARY_PATH to their folder")
     }
     return lines.joined(separator: "\n")
 }

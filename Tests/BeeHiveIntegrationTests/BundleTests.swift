@@ -32,14 +32,14 @@ struct BundleTests {
         }
     }
 
-    /// Runs `command` in a mount namespace of its own in which the toolchain and the demo's build folder are
-    /// empty tmpfs mounts.
+    /// Runs `command` in a mount namespace of its own in which the demo's build folder and, unless told
+    /// otherwise, the toolchain are empty tmpfs mounts.
     static func runHidden(
-        _ command: [String], environment: [String: String] = [:], in directory: URL
+        _ command: [String], environment: [String: String] = [:], hidingToolchain: Bool = true, in directory: URL
     ) throws -> FixtureBuilder.Output {
+        let hideToolchain = hidingToolchain ? "mount -t tmpfs tmpfs \(toolchain) && test ! -e \(toolchain)/usr/bin/swift && " : ""
         let script = """
-            mount -t tmpfs tmpfs \(toolchain) && mount -t tmpfs tmpfs '\(demoBuild.path)' \
-            && test ! -e \(toolchain)/usr/bin/swift && exec "$0" "$@"
+            \(hideToolchain)mount -t tmpfs tmpfs '\(demoBuild.path)' && exec "$0" "$@"
             """
         return try FixtureBuilder.run(
             try SystemTools.require("unshare"), ["-m", "sh", "-c", script] + command, environment: environment,
@@ -150,9 +150,11 @@ struct BundleTests {
         Self.expectDemoRanFrom(bundle, throughPATH, "through PATH")
     }
 
-    /// Without `--swift-runtime` the bundle names no toolchain path either: with the toolchain hidden it does not
-    /// start (which shows that the other test's namespace hides it), and given the runtime folder it runs.
-    @Test func bundleWithoutTheRuntimeNeedsItFromTheLoader() throws {
+    /// Without `--swift-runtime` the executable and the libraries beside it keep the toolchain's runtime folder
+    /// (as the Swift slim image has it at the build image's place) and nothing else absolute: with the toolchain
+    /// hidden the bundle does not start, which shows that the other test's namespace hides it; with the build
+    /// folder hidden alone it runs.
+    @Test func bundleWithoutTheRuntimeUsesTheToolchainsRuntimeFolder() throws {
         let work = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let bundle = work.appending(path: "shop")
@@ -161,21 +163,23 @@ struct BundleTests {
         #expect(bundling.standardOutput.contains("The Swift runtime is not bundled"), "\(bundling.output)")
         #expect(bundling.standardOutput.contains("From the system (not bundled):"), "\(bundling.output)")
         #expect(!FileManager.default.fileExists(atPath: bundle.appending(path: "lib").path))
+        let runtime = "\(Self.toolchain)/usr/lib/swift/linux"
+        #expect(try Self.searchPaths(bundle.appending(path: "ShopApp")) == ["$ORIGIN:\(runtime)"])
+        #expect(try Self.searchPaths(bundle.appending(path: "libBeeHive.so")) == ["$ORIGIN:\(runtime)"])
+        #expect(try Self.searchPaths(bundle.appending(path: "shop-plugins/libWishlist.so")) == ["$ORIGIN/.."])
         for file in try Self.elfFiles(in: bundle) {
             for searchPath in try Self.searchPaths(bundle.appending(path: file)) {
-                #expect(!searchPath.contains(Self.toolchain), "\(file): \(searchPath)")
+                let entries = searchPath.split(separator: ":")
+                #expect(entries.allSatisfy { $0.hasPrefix("$ORIGIN") || $0 == runtime }, "\(file): \(searchPath)")
             }
         }
 
         let hidden = try Self.runHidden([bundle.appending(path: "ShopApp").path, "--open", Self.wishlistURL], in: work)
         #expect(hidden.status != 0)
         #expect(hidden.standardError.contains("cannot open shared object file"), "\(hidden.output)")
-
-        let runtime = "\(Self.toolchain)/usr/lib/swift/linux"
-        let given = try FixtureBuilder.run(
-            bundle.appending(path: "ShopApp"), ["--open", Self.wishlistURL], environment: ["LD_LIBRARY_PATH": runtime],
-            currentDirectory: work)
-        Self.expectDemoRanFrom(bundle, given, "with LD_LIBRARY_PATH")
+        let withToolchain = try Self.runHidden(
+            [bundle.appending(path: "ShopApp").path, "--open", Self.wishlistURL], hidingToolchain: false, in: work)
+        Self.expectDemoRanFrom(bundle, withToolchain, "with the toolchain")
     }
 
     /// The bundling tool, next to the test bundle in this package's build.
