@@ -171,3 +171,17 @@ package.targets.append(
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "MetricsTestKit", package: "swift-metrics"),
         ]))
+
+// `swift package beehive-bundle`: a folder holding a dynamic build's executable, the libraries it needs, its
+// plugins and, on request, the Swift runtime, with relative RUNPATHs, that runs from anywhere (docs/bundle.md).
+// The tool is a target of its own for the reason BeeHiveLintTool is (swiftlang/swift-package-manager#8831).
+package.products.append(.plugin(name: "BeeHiveBundlePlugin", targets: ["BeeHiveBundlePlugin"]))
+package.targets.append(.executableTarget(name: "BeeHiveBundleTool", dependencies: ["BeeHiveLint"]))
+package.targets.append(
+    .plugin(
+        name: "BeeHiveBundlePlugin",
+        capability: .command(
+            intent: .custom(
+                verb: "beehive-bundle",
+                description: "Build an executable and its plugins into a relocatable folder with relative RUNPATHs")),
+        dependencies: ["BeeHiveBundleTool"]))

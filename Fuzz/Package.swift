@@ -40,6 +40,11 @@ let package = Package(
             name: "PluginIndexCacheFuzzer",
             dependencies: ["FuzzerDriver", .product(name: "BeeHive", package: beehive)]
         ),
+        // The dynamic-section reader of `swift package beehive-bundle` (scripts/fuzz).
+        .executableTarget(
+            name: "DynamicSectionFuzzer",
+            dependencies: ["FuzzerDriver", .product(name: "BeeHiveLint", package: beehive)]
+        ),
         .executableTarget(
             name: "ReadObjectFiles",
             dependencies: [.product(name: "BeeHive", package: beehive)]
