@@ -65,7 +65,11 @@ struct OracleRouter {
 
     // MARK: The table
 
+    /// Each route's expansions, by tag, made when it is added.
+    private(set) var expansionsOfRoute: [Int: [Expansion]] = [:]
+
     mutating func add(_ route: Route) {
+        expansionsOfRoute[route.tag] = Self.expansions(of: route.pattern, options: route.options)
         if let scheme = route.scheme?.lowercased() {
             schemes[scheme, default: Table()].routes.append(route)
         } else {
@@ -144,7 +148,7 @@ struct OracleRouter {
         let ordered = routes.enumerated().sorted { lhs, rhs in
             lhs.element.priority != rhs.element.priority ? lhs.element.priority > rhs.element.priority : lhs.offset < rhs.offset
         }
-        return ordered.flatMap { _, route in Self.expansions(of: route.pattern, options: route.options).map { (route, $0) } }
+        return ordered.flatMap { _, route in expansionsOfRoute[route.tag]!.map { (route, $0) } }
     }
 
     // MARK: Patterns
@@ -390,6 +394,7 @@ struct OracleRouter {
     /// `%XX` decoded; a malformed escape kept as written; text whose escapes do not decode to UTF-8 kept whole
     /// as written; then, when asked, `+` as a space.
     static func decode(_ text: String, plusAsSpace: Bool) -> String {
+        guard text.contains("%") || (plusAsSpace && text.contains("+")) else { return text }
         let hex = Array("0123456789abcdefABCDEF".utf8)
         var bytes: [UInt8] = []
         let source = Array(text.utf8)
