@@ -30,11 +30,13 @@ struct OracleRouter {
     struct Table {
         var routes: [Route] = []
         var fallsBack = false
+        var hasUnmatchedHandler = false
     }
 
     enum Outcome: Equatable, CustomStringConvertible {
         case handled(tag: Int)
-        case unmatched
+        /// With the table whose unmatched-URL handler was called: its scheme, `global`, or nil for none.
+        case unmatched(handler: String?)
         case rejected(interceptor: Int)
         case redirectLoop
         case tooManyRedirects
@@ -42,7 +44,7 @@ struct OracleRouter {
         var description: String {
             switch self {
             case .handled(let tag): "handled by route \(tag)"
-            case .unmatched: "unmatched"
+            case .unmatched(let handler): "unmatched (unmatched-URL handler: \(handler ?? "none"))"
             case .rejected(let interceptor): "rejected by interceptor \(interceptor)"
             case .redirectLoop: "redirect loop"
             case .tooManyRedirects: "too many redirects"
@@ -94,6 +96,14 @@ struct OracleRouter {
         schemes[scheme.lowercased(), default: Table()].fallsBack = fallsBack
     }
 
+    mutating func setUnmatchedHandler(scheme: String?) {
+        if let scheme {
+            schemes[scheme.lowercased(), default: Table()].hasUnmatchedHandler = true
+        } else {
+            global.hasUnmatchedHandler = true
+        }
+    }
+
     // MARK: Routing
 
     /// What routing `url` does, and every handler tried, in order.
@@ -120,26 +130,45 @@ struct OracleRouter {
                     continue
                 }
             }
-            var tables: [Table] = []
-            if let scheme, let table = schemes[scheme] {
-                tables.append(table)
-                if table.fallsBack { tables.append(global) }
-            } else {
-                tables.append(global)
-            }
             var tries: [Try] = []
-            for table in tables {
-                for (route, expansion) in rankOrder(table.routes) {
-                    // The scheme as the route was registered with it.
-                    let name = route.scheme ?? RouteParameters.globalScheme
-                    guard let (parameters, n) = match(expansion, reading, url: current, route: route, scheme: name) else { continue }
-                    // A typed route whose parameters do not decode declines before its handler runs.
-                    if route.behaviour == .typed && n.flatMap({ Int($0) }) == nil { continue }
-                    tries.append(Try(tag: route.tag, parameters: parameters))
-                    if route.behaviour != .declines { return (.handled(tag: route.tag), tries) }
-                }
+            for (route, parameters, n) in candidates(reading, url: current) {
+                // A typed route whose parameters do not decode declines before its handler runs.
+                if route.behaviour == .typed && n.flatMap({ Int($0) }) == nil { continue }
+                tries.append(Try(tag: route.tag, parameters: parameters))
+                if route.behaviour != .declines { return (.handled(tag: route.tag), tries) }
             }
-            return (.unmatched, tries)
+            // The scheme table's handler, or the global one when the URL has no scheme table or its table has
+            // none and falls back.
+            let handler: String?
+            if let scheme, let table = schemes[scheme] {
+                handler = table.hasUnmatchedHandler ? scheme : table.fallsBack && global.hasUnmatchedHandler ? "global" : nil
+            } else {
+                handler = global.hasUnmatchedHandler ? "global" : nil
+            }
+            return (.unmatched(handler: handler), tries)
+        }
+    }
+
+    /// The route `match(_:)` gives, without interceptors or handlers: the first that fits.
+    func firstMatch(_ url: String) -> Int? {
+        candidates(read(url), url: url).first?.route.tag
+    }
+
+    /// Every expansion that fits, in the order tried: the scheme's table, then the global one if it falls back.
+    private func candidates(_ reading: Reading, url: String) -> [(route: Route, parameters: [String: String], n: String?)] {
+        var tables: [Table] = []
+        if let scheme = reading.scheme?.lowercased(), let table = schemes[scheme] {
+            tables.append(table)
+            if table.fallsBack { tables.append(global) }
+        } else {
+            tables.append(global)
+        }
+        return tables.flatMap { table in
+            rankOrder(table.routes).compactMap { route, expansion in
+                // The scheme as the route was registered with it.
+                let name = route.scheme ?? RouteParameters.globalScheme
+                return match(expansion, reading, url: url, route: route, scheme: name).map { (route, $0.parameters, $0.n) }
+            }
         }
     }
 

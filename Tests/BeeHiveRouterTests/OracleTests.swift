@@ -22,6 +22,7 @@ import Darwin
         case removePattern(String, scheme: String?)
         case fallsBack(Bool, scheme: String)
         case addScheme(String)
+        case setUnmatchedHandler(scheme: String?)
         case intercept(tag: Int, scheme: String?, OracleRouter.Interceptor)
 
         var description: String {
@@ -34,6 +35,7 @@ import Darwin
             case .removePattern(let pattern, let scheme): return "removeRoutes(withPattern: \(pattern.debugDescription), scheme: \(scheme ?? "nil"))"
             case .fallsBack(let fallsBack, let scheme): return "setFallsBackToGlobalRoutes(\(fallsBack), forScheme: \(scheme.debugDescription))"
             case .addScheme(let scheme): return "addScheme(\(scheme.debugDescription))"
+            case .setUnmatchedHandler(let scheme): return "setUnmatchedHandler(forScheme: \(scheme ?? "nil"))"
             case .intercept(let tag, let scheme, let rule): return "interceptor \(tag) (scheme \(scheme ?? "nil")): \(rule)"
             }
         }
@@ -47,6 +49,9 @@ import Darwin
     /// The handlers' tries, in order.
     final class Log: Sendable {
         private let tries = Mutex<[OracleRouter.Try]>([])
+        private let unmatched = Mutex<String?>(nil)
+        func unmatchedHandlerCalled(_ table: String) { unmatched.withLock { $0 = table } }
+        func takeUnmatched() -> String? { unmatched.withLock { name in defer { name = nil }; return name } }
         func append(_ tag: Int, _ parameters: RouteParameters) {
             var snapshot: [String: String] = [:]
             for key in parameters.keys {
@@ -108,6 +113,11 @@ import Darwin
             case .fallsBack(let fallsBack, let scheme):
                 router.setFallsBackToGlobalRoutes(fallsBack, forScheme: scheme)
                 oracle.setFallsBack(fallsBack, scheme: scheme)
+            case .setUnmatchedHandler(let scheme):
+                let log = log
+                let name = scheme?.lowercased() ?? "global"
+                router.setUnmatchedHandler({ _ in log.unmatchedHandlerCalled(name) }, forScheme: scheme)
+                oracle.setUnmatchedHandler(scheme: scheme)
             case .addScheme(let scheme):
                 router.addScheme(scheme)
                 if oracle.schemes[scheme.lowercased()] == nil { oracle.schemes[scheme.lowercased()] = OracleRouter.Table() }
@@ -127,48 +137,57 @@ import Darwin
         /// The router's outcome and tries, in the oracle's terms.
         func route(_ url: String) -> (outcome: OracleRouter.Outcome, tries: [OracleRouter.Try]) {
             _ = log.take()
+            _ = log.takeUnmatched()
             let outcome: OracleRouter.Outcome
             do {
                 switch try router.route(url) {
                 case .handled(let match): outcome = .handled(tag: tagOfRoute[match.route.id] ?? -1)
-                case .unmatched: outcome = .unmatched
+                case .unmatched: outcome = .unmatched(handler: log.takeUnmatched())
                 case .rejected(let rejection): outcome = .rejected(interceptor: tagOfInterceptor[rejection.interceptor] ?? -1)
                 }
             } catch {
                 switch error {
                 case .redirectLoop: outcome = .redirectLoop
                 case .tooManyRedirects: outcome = .tooManyRedirects
-                case .pluginUnavailable: outcome = .unmatched
+                case .pluginUnavailable: outcome = .unmatched(handler: "plugin unavailable")
                 }
             }
             return (outcome, log.take())
         }
 
-        /// Whether both agree on `url`, and if not, how each routed it.
-        func disagreement(on url: String) -> String? {
+        /// How each routed `url` when they disagree, else nil; and what kind of outcome the router gave.
+        func compare(on url: String) -> (kind: String, disagreement: String?) {
             let actual = route(url)
+            let kind = OracleTests.kind(of: actual.outcome, tries: actual.tries)
             let expected = oracle.route(url)
-            guard actual.outcome != expected.outcome || actual.tries != expected.tries else { return nil }
-            return """
+            // `match(_:)` and `canRoute(_:)` run no interceptor and no handler: the first route that fits.
+            let matched = router.match(url).map { tagOfRoute[$0.route.id] ?? -1 }
+            let canRoute = router.canRoute(url)
+            let first = oracle.firstMatch(url)
+            guard actual.outcome != expected.outcome || actual.tries != expected.tries || matched != first || canRoute != (first != nil)
+            else { return (kind, nil) }
+            return (kind, """
                 router: \(actual.outcome)
                   tried \(actual.tries)
+                  match(_:) \(matched.map { "route \($0)" } ?? "nil"), canRoute(_:) \(canRoute)
                 oracle (docs/routing.md): \(expected.outcome)
                   tried \(expected.tries)
-                """
+                  first route that fits: \(first.map { "route \($0)" } ?? "none")
+                """)
         }
     }
 
     /// Removes operations one at a time while the URL still makes the routers disagree.
     static func shrink(_ testCase: Case, url: String) -> (Case, String) {
         var smallest = testCase
-        var report = Pair(testCase).disagreement(on: url) ?? ""
+        var report = Pair(testCase).compare(on: url).disagreement ?? ""
         var shrunk = true
         while shrunk {
             shrunk = false
             for index in smallest.operations.indices.reversed() {
                 var candidate = smallest
                 candidate.operations.remove(at: index)
-                if let disagreement = Pair(candidate).disagreement(on: url) {
+                if let disagreement = Pair(candidate).compare(on: url).disagreement {
                     smallest = candidate
                     report = disagreement
                     shrunk = true
@@ -201,10 +220,9 @@ import Darwin
             for _ in 0..<Self.urlsPerTable {
                 let url = Generator.url(for: pair.oracle, using: &generator)
                 cases += 1
-                let (outcome, tries) = pair.route(url)
-                let expected = pair.oracle.route(url)
-                outcomes[Self.kind(of: outcome, tries: tries), default: 0] += 1
-                guard outcome != expected.outcome || tries != expected.tries else { continue }
+                let (kind, disagreement) = pair.compare(on: url)
+                outcomes[kind, default: 0] += 1
+                guard disagreement != nil else { continue }
                 let (smallest, report) = Self.shrink(testCase, url: url)
                 let configuration = smallest.configuration
                 Issue.record(
@@ -223,14 +241,18 @@ import Darwin
         print("OracleTests: part \(part), \(cases) cases in \(clock.now - start): \(outcomes.sorted { $0.key < $1.key })")
         #expect(cases * Self.parts >= 100_000)
         // The generator must reach every kind of outcome often, or agreeing says little.
-        for kind in ["handled first", "handled after declines", "unmatched", "unmatched after declines", "rejected", "redirect loop"] {
+        for kind in [
+            "handled first", "handled after declines", "unmatched", "unmatched after declines", "unmatched-URL handler called", "rejected",
+            "redirect loop",
+        ] {
             #expect(outcomes[kind, default: 0] >= cases / 1_000, "\(kind): \(outcomes[kind, default: 0]) of \(cases)")
         }
     }
 
-    private static func kind(of outcome: OracleRouter.Outcome, tries: [OracleRouter.Try]) -> String {
+    static func kind(of outcome: OracleRouter.Outcome, tries: [OracleRouter.Try]) -> String {
         switch outcome {
         case .handled: tries.count > 1 ? "handled after declines" : "handled first"
+        case .unmatched(let handler?): "unmatched-URL handler called"
         case .unmatched: tries.isEmpty ? "unmatched" : "unmatched after declines"
         case .rejected: "rejected"
         case .redirectLoop: "redirect loop"
@@ -264,8 +286,10 @@ import Darwin
                     operations.append(.fallsBack(Bool.random(using: &generator), scheme: ["app", "thing", "APP"].randomElement(using: &generator)!))
                 case 3:
                     operations.append(.addScheme(["app", "thing"].randomElement(using: &generator)!))
+                case 6:
+                    operations.append(.setUnmatchedHandler(scheme: [nil, "app", "thing"].randomElement(using: &generator)!))
                 case 4, 5:
-                    let scheme = [nil, nil, "app", "thing"].randomElement(using: &generator)!
+                    let scheme = [nil, nil, "app", "thing", "App"].randomElement(using: &generator)!
                     // Common first components, so that interceptors act often.
                     let first = ["a", "b", "user", "ab", "#"].randomElement(using: &generator)!
                     let target =
