@@ -357,6 +357,11 @@ import Darwin
 
         /// A URL that some expansion of the table's routes nearly or exactly fits, or one built from pieces.
         static func url<G: RandomNumberGenerator>(for oracle: OracleRouter, using generator: inout G) -> String {
+            if Int.random(in: 0..<8, using: &generator) == 0 {
+                // Text that only a URL reader's corner cases make sense of.
+                let pieces = ["a", "user", "A", "/", "//", "?", "#", "#/", "%41", "%2", "+", "=", "&", "@", ":", "[", "]", "localhost", "x.y", "app:", "app://", ":8080", "%23"]
+                return (0..<Int.random(in: 0...10, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            }
             let routes = oracle.global.routes + oracle.schemes.values.flatMap(\.routes)
             guard let route = routes.randomElement(using: &generator), Int.random(in: 0..<6, using: &generator) != 0 else {
                 return url(from: randomPattern(typed: false, using: &generator), using: &generator)
