@@ -260,18 +260,18 @@ struct RouteTrie: Sendable {
 
     /// Visits every node the URL reaches (a literal child and the variable child at each depth, the fragment
     /// child at the fragment marker) and calls `visit` with each route list that fits: the wildcard routes of every
-    /// node on the way past the fragment marker, if any, and the routes of the nodes where the URL ends. An explicit stack of the variable
-    /// children still to try, at most one per URL component, replaces recursion, so a URL of any depth is walked in
-    /// constant call-stack space. The walk allocates nothing for URLs of up to 127 components unless a component
-    /// needs percent-decoding.
+    /// node on the way (past the fragment marker, when the URL has one) and the routes of the nodes where the URL
+    /// ends. An explicit stack of the variable children still to try, at most one per URL component, replaces
+    /// recursion, so a URL of any depth is walked in constant call-stack space. The walk allocates nothing for
+    /// URLs of up to 127 components unless a component needs decoding.
     private func walk(_ url: inout RouteURL.ComponentBuffer, in text: String, _ visit: (_ list: Int32) -> Void) {
         let count = url.count
         url.withComponents { components in
             RouteURL.withBytes(of: text) { bytes in
                 nodes.withUnsafeBufferPointer { nodes in
-                    // At most one step waits per URL component: the variable child not yet taken.
                     // The fragment marker's index, or -1: a URL holds at most one.
                     let marker = components.firstIndex { $0.isFragmentMarker } ?? -1
+                    // At most one step waits per URL component: the variable child not yet taken.
                     Self.withScratch(of: Step.self, capacity: count + 1) { stack in
                         var depth = 0
                         var step = Step(node: 0, index: 0)

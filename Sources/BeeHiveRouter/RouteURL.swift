@@ -309,7 +309,8 @@ struct RouteURL: ~Copyable {
                 components.replaceLast(with: Component(
                     start: last.start, end: fragment.upperBound, isFragmentMarker: false, hasEscape: hasEscape, hasPlus: hasPlus))
             } else if parts.hostComponent == last.start..<last.end, parts.authorityEnd == marker,
-                let glued = Component(start: last.start, end: fragment.upperBound, gap: last.end..<marker, hasEscape: hasEscape, hasPlus: hasPlus)
+                let glued = Component(
+                    start: last.start, end: fragment.upperBound, gap: last.end..<marker, hasEscape: hasEscape, hasPlus: hasPlus)
             {
                 // `app://b:8080#top`: JLRoutes appends the anchor to the path, which the port is not part of.
                 components.replaceLast(with: glued)

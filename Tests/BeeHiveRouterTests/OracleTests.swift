@@ -359,7 +359,10 @@ import Darwin
         static func url<G: RandomNumberGenerator>(for oracle: OracleRouter, using generator: inout G) -> String {
             if Int.random(in: 0..<8, using: &generator) == 0 {
                 // Text that only a URL reader's corner cases make sense of.
-                let pieces = ["a", "user", "A", "/", "//", "?", "#", "#/", "%41", "%2", "+", "=", "&", "@", ":", "[", "]", "localhost", "x.y", "app:", "app://", ":8080", "%23"]
+                let pieces = [
+                    "a", "user", "A", "/", "//", "?", "#", "#/", "%41", "%2", "+", "=", "&", "@", ":", "[", "]", "localhost", "x.y",
+                    "app:", "app://", ":8080", "%23",
+                ]
                 return (0..<Int.random(in: 0...10, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             }
             let routes = oracle.global.routes + oracle.schemes.values.flatMap(\.routes)
@@ -417,8 +420,9 @@ import Darwin
             switch form {
             case 0: text += path.isEmpty ? "/" : "/" + path.joined(separator: "/")
             case 1:
-                text += "//" + ["u@", ""].randomElement(using: &generator)! + ["example.com", "localhost", "[::1]", "LocalHost"].randomElement(using: &generator)!
-                    + [":8080", ""].randomElement(using: &generator)! + "/" + path.joined(separator: "/")
+                let machine = ["example.com", "localhost", "[::1]", "LocalHost"].randomElement(using: &generator)!
+                text += "//" + ["u@", ""].randomElement(using: &generator)! + machine + [":8080", ""].randomElement(using: &generator)!
+                    + "/" + path.joined(separator: "/")
             default:
                 let host = path.first ?? ""
                 let port = Int.random(in: 0..<8, using: &generator) == 0 ? ":8080" : ""
