@@ -269,8 +269,13 @@ struct RouteTrie: Sendable {
         url.withComponents { components in
             RouteURL.withBytes(of: text) { bytes in
                 nodes.withUnsafeBufferPointer { nodes in
-                    // The fragment marker's index, or -1: a URL holds at most one.
-                    let marker = components.firstIndex { $0.isFragmentMarker } ?? -1
+                    // The fragment marker's index, or -1: a URL holds at most one. A loop: `firstIndex(where:)`
+                    // left its closure out of line.
+                    var marker = -1
+                    for position in 0..<count where components[position].isFragmentMarker {
+                        marker = position
+                        break
+                    }
                     // At most one step waits per URL component: the variable child not yet taken.
                     Self.withScratch(of: Step.self, capacity: count + 1) { stack in
                         var depth = 0
