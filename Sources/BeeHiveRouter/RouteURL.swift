@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// A URL split the way JLRoutes reads it, by one pass over its UTF-8 bytes and without Foundation.
 ///
