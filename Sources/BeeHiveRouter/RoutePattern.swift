@@ -60,7 +60,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         if text.utf8.lazy.filter({ $0 == UInt8(ascii: "#") }).count > 1 { throw fail(.multipleFragments) }
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")") }) else {
             // No groups, the common case: one expansion, the pattern itself, with nothing to combine or sort.
-            expansions = [try Self.expansion(of: text, pattern: text, options: options)]
+            expansions = [try Self.expansion(of: text, pattern: text, trailingSlashIsComponent: options.contains(.trailingSlashIsComponent))]
             self.text = text
             self.options = options
             return
@@ -70,10 +70,14 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         guard count <= Self.maximumExpansionCount else {
             throw fail(.tooManyExpansions(count: count, limit: Self.maximumExpansionCount))
         }
+        // Read as components, JLRoutes trims the slashes of every part of a pattern with groups, so a trailing
+        // slash ends no expansion with an empty component: `/a(/b)/` is `/a/b` and `/a`.
+        let trailingSlashIsComponent =
+            options.contains(.trailingSlashIsComponent) && !options.contains(.optionalGroupsAreComponents)
         var seen = Set<String>()
         var expansions: [Expansion] = []
         for variant in Self.variants(tokens) {
-            let expansion = try Self.expansion(of: variant, pattern: text, options: options)
+            let expansion = try Self.expansion(of: variant, pattern: text, trailingSlashIsComponent: trailingSlashIsComponent)
             if seen.insert(expansion.text).inserted { expansions.append(expansion) }
         }
         // JLRoutes registers the longest (most specific) expansions first, comparing UTF-16 lengths; the sort is
@@ -198,7 +202,9 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
 
     /// One expansion's components, split on the bytes `/` and `#` (ASCII, so never inside another character's
     /// bytes): one pass, and a string made only for each component's text.
-    private static func expansion(of variant: String, pattern: String, options: Options) throws(RoutePatternError) -> Expansion {
+    private static func expansion(
+        of variant: String, pattern: String, trailingSlashIsComponent: Bool
+    ) throws(RoutePatternError) -> Expansion {
         func fail(_ reason: RoutePatternError.Reason) -> RoutePatternError { RoutePatternError(pattern: pattern, reason: reason) }
         var segments: [Expansion.Segment] = []
         var names: [String] = []
@@ -247,11 +253,8 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
             index = bytes.index(after: index)
         }
         if componentStart != bytes.endIndex { try add(variant[componentStart...]) }
-        // An empty literal: URL components are never empty, so nothing reaches the routes stored past it. Read as
-        // components, groups wrap every text run in slashes, so only the pattern as written tells.
-        let written = options.contains(.optionalGroupsAreComponents) ? pattern : variant
-        if options.contains(.trailingSlashIsComponent), written != "/", written.utf8.last == UInt8(ascii: "/"),
-            segments.last != .wildcard
+        // An empty literal: URL components are never empty, so nothing reaches the routes stored past it.
+        if trailingSlashIsComponent, variant != "/", variant.utf8.last == UInt8(ascii: "/"), segments.last != .wildcard
         {
             segments.append(.literal(""))
             text += "/"

@@ -260,15 +260,22 @@ struct RouteTrie: Sendable {
 
     /// Visits every node the URL reaches (a literal child and the variable child at each depth, the fragment
     /// child at the fragment marker) and calls `visit` with each route list that fits: the wildcard routes of every
-    /// node on the way and the routes of the nodes where the URL ends. An explicit stack of the variable
-    /// children still to try, at most one per URL component, replaces recursion, so a URL of any depth is walked in
-    /// constant call-stack space. The walk allocates nothing for URLs of up to 127 components unless a component
-    /// needs percent-decoding.
+    /// node on the way (past the fragment marker, when the URL has one) and the routes of the nodes where the URL
+    /// ends. An explicit stack of the variable children still to try, at most one per URL component, replaces
+    /// recursion, so a URL of any depth is walked in constant call-stack space. The walk allocates nothing for
+    /// URLs of up to 127 components unless a component needs decoding.
     private func walk(_ url: inout RouteURL.ComponentBuffer, in text: String, _ visit: (_ list: Int32) -> Void) {
         let count = url.count
         url.withComponents { components in
             RouteURL.withBytes(of: text) { bytes in
                 nodes.withUnsafeBufferPointer { nodes in
+                    // The fragment marker's index, or -1: a URL holds at most one. A loop: `firstIndex(where:)`
+                    // left its closure out of line.
+                    var marker = -1
+                    for position in 0..<count where components[position].isFragmentMarker {
+                        marker = position
+                        break
+                    }
                     // At most one step waits per URL component: the variable child not yet taken.
                     Self.withScratch(of: Step.self, capacity: count + 1) { stack in
                         var depth = 0
@@ -277,7 +284,8 @@ struct RouteTrie: Sendable {
                             let index = Int(step.index)
                             // Through a pointer, so reading a node's fields retains nothing.
                             let node = nodes.baseAddress! + Int(step.node)
-                            if node.pointee.wildcardRoutes >= 0 { visit(node.pointee.wildcardRoutes) }
+                            // A `*` takes the rest of the path or of the fragment path, never the fragment marker.
+                            if node.pointee.wildcardRoutes >= 0 && index > marker { visit(node.pointee.wildcardRoutes) }
                             // The child the walk goes on with; a literal child first, its variable sibling waits.
                             // Kept in a register rather than pushed and popped at once, which made every level
                             // wait on a store.
@@ -293,12 +301,13 @@ struct RouteTrie: Sendable {
                                     if !node.pointee.literals.isEmpty {
                                         // Literals are stored decoded, so a component with escapes is decoded first.
                                         // The reader made the range, within the bytes: not checked again.
-                                        let raw = UnsafeBufferPointer(
-                                            start: bytes.baseAddress! + component.start, count: component.end - component.start)
                                         let child =
-                                            component.hasEscape
-                                            ? node.pointee.literals.child(for: PercentDecoding.decode(raw, plusAsSpace: false))
-                                            : node.pointee.literals.child(for: raw, readable: bytes.count - component.start)
+                                            component.needsDecoding
+                                            ? node.pointee.literals.child(for: RouteURL.value(of: component, in: bytes, plusAsSpace: false))
+                                            : node.pointee.literals.child(
+                                                for: UnsafeBufferPointer(
+                                                    start: bytes.baseAddress! + component.start, count: component.end - component.start),
+                                                readable: bytes.count - component.start)
                                         if let child {
                                             if next >= 0 {
                                                 stack[depth] = Step(node: next, index: step.index + 1)

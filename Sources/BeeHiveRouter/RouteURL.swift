@@ -1,3 +1,5 @@
+@_spi(BeeHiveInternals) import BeeHiveRegistry
+
 /// A URL split the way JLRoutes reads it, by one pass over its UTF-8 bytes and without Foundation.
 ///
 /// Components are byte ranges into the text, the first eight stored inline, so parsing a typical URL allocates
@@ -15,6 +17,8 @@ struct RouteURL: ~Copyable {
     struct Component {
         let start: Int
         let end: Int
+        /// Three flag bits, then, for an anchor glued across a port, where the skipped bytes start (relative to
+        /// `start`, 30 bits) and how many they are (30 bits).
         private let flags: Int
 
         init(start: Int, end: Int, isFragmentMarker: Bool, hasEscape: Bool, hasPlus: Bool) {
@@ -23,12 +27,32 @@ struct RouteURL: ~Copyable {
             flags = (isFragmentMarker ? 1 : 0) | (hasEscape ? 2 : 0) | (hasPlus ? 4 : 0)
         }
 
+        /// A component whose bytes `gap` (inside `start..<end`) are not part of it: JLRoutes' reading of
+        /// `app://b:8080#top` glues the anchor to the host, `b#top`, across the port. Nil when the gap does not
+        /// fit the flags, which no URL shorter than a gigabyte reaches.
+        init?(start: Int, end: Int, gap: Range<Int>, hasEscape: Bool, hasPlus: Bool) {
+            let offset = gap.lowerBound - start
+            guard offset < 1 << 30, gap.count < 1 << 30, !gap.isEmpty else { return nil }
+            self.start = start
+            self.end = end
+            flags = (hasEscape ? 2 : 0) | (hasPlus ? 4 : 0) | offset << 3 | gap.count << 33
+        }
+
         /// The position of `#`: a fragment path starts after it. Only a pattern's own `#` matches it.
         var isFragmentMarker: Bool { flags & 1 != 0 }
         /// Whether the bytes hold `%`, so that comparing or reading them needs decoding.
         var hasEscape: Bool { flags & 2 != 0 }
         /// Whether the bytes hold `+`, which values may read as a space.
         var hasPlus: Bool { flags & 4 != 0 }
+        /// The bytes inside `start..<end` that are not part of the component, or nil.
+        var gap: Range<Int>? {
+            let count = flags >> 33
+            guard count != 0 else { return nil }
+            let lower = start + ((flags >> 3) & ((1 << 30) - 1))
+            return lower..<(lower + count)
+        }
+        /// Whether the component's text is not its bytes as they stand: they hold escapes or a gap.
+        var needsDecoding: Bool { hasEscape || flags >> 33 != 0 }
     }
 
     /// The byte offset of the scheme's `:`, or nil for a relative URL such as `/user/42`.
@@ -79,13 +103,20 @@ struct RouteURL: ~Copyable {
     /// asked; `#` for the fragment marker.
     static func value(of component: Component, in text: String, plusAsSpace: Bool) -> String {
         if component.isFragmentMarker { return "#" }
-        return Self.withBytes(of: text) { bytes in
-            let slice = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
-            guard component.hasEscape || (plusAsSpace && component.hasPlus) else {
-                return String(decoding: slice, as: UTF8.self)
-            }
-            return PercentDecoding.decode(slice, plusAsSpace: plusAsSpace)
+        return Self.withBytes(of: text) { value(of: component, in: $0, plusAsSpace: plusAsSpace) }
+    }
+
+    /// A component's value in the bytes it was read from.
+    static func value(of component: Component, in bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String {
+        if let gap = component.gap {
+            let joined = Array(bytes[component.start..<gap.lowerBound]) + Array(bytes[gap.upperBound..<component.end])
+            return joined.withUnsafeBufferPointer { PercentDecoding.decode($0, plusAsSpace: plusAsSpace) }
         }
+        let slice = UnsafeBufferPointer(rebasing: bytes[component.start..<component.end])
+        guard component.hasEscape || (plusAsSpace && component.hasPlus) else {
+            return String(decoding: slice, as: UTF8.self)
+        }
+        return PercentDecoding.decode(slice, plusAsSpace: plusAsSpace)
     }
 
     /// Every `name=value` pair of the query and of the fragment's query in `text`, in order, decoded. Items without
@@ -123,6 +154,9 @@ struct RouteURL: ~Copyable {
         var schemeEnd: Int?
         var query: Range<Int>?
         var fragmentQuery: Range<Int>?
+        /// The host when it is a path component, and where its authority ends (after any port).
+        var hostComponent: Range<Int>?
+        var authorityEnd = 0
     }
 
     /// Splits the URL in one forward pass: scheme, authority, path components, then query and fragment. The
@@ -181,7 +215,9 @@ struct RouteURL: ~Copyable {
             if !host.isEmpty && (treatsHostAsPathComponent || !isNetworkHost) {
                 components.append(Component(
                     start: host.lowerBound, end: host.upperBound, isFragmentMarker: false, hasEscape: hasEscape, hasPlus: hasPlus))
+                parts.hostComponent = host
             }
+            parts.authorityEnd = authorityEnd
             index = authorityEnd
         }
 
@@ -265,13 +301,19 @@ struct RouteURL: ~Copyable {
         } else if let first = bytes[fragment].first, first != UInt8(ascii: "/") {
             // `#top`: an anchor, not a path. JLRoutes glues it to the last component (`x#top`) when nothing
             // separates them.
-            if readsLikeJLRoutes, parts.query == nil, let last = components.lastComponent, last.end == fragment.lowerBound - 1,
-                !last.isFragmentMarker
-            {
+            guard readsLikeJLRoutes, parts.query == nil, let last = components.lastComponent, !last.isFragmentMarker else { return }
+            let hasEscape = last.hasEscape || bytes[fragment].contains(UInt8(ascii: "%"))
+            let hasPlus = last.hasPlus || bytes[fragment].contains(UInt8(ascii: "+"))
+            let marker = fragment.lowerBound - 1
+            if last.end == marker {
                 components.replaceLast(with: Component(
-                    start: last.start, end: fragment.upperBound, isFragmentMarker: false,
-                    hasEscape: last.hasEscape || bytes[fragment].contains(UInt8(ascii: "%")),
-                    hasPlus: last.hasPlus || bytes[fragment].contains(UInt8(ascii: "+"))))
+                    start: last.start, end: fragment.upperBound, isFragmentMarker: false, hasEscape: hasEscape, hasPlus: hasPlus))
+            } else if parts.hostComponent == last.start..<last.end, parts.authorityEnd == marker,
+                let glued = Component(
+                    start: last.start, end: fragment.upperBound, gap: last.end..<marker, hasEscape: hasEscape, hasPlus: hasPlus)
+            {
+                // `app://b:8080#top`: JLRoutes appends the anchor to the path, which the port is not part of.
+                components.replaceLast(with: glued)
             }
         } else {
             appendFragmentPath(fragment, in: bytes, to: &components)
@@ -284,19 +326,13 @@ struct RouteURL: ~Copyable {
             | 1 << UInt64(UInt8(ascii: "/")) | 1 << UInt64(UInt8(ascii: "?"))
     }
 
-    /// The high bit of each of the eight bytes at `index` that is `/`, `?`, `#`, `%` or `+`, and no other bit:
-    /// each byte is compared exactly, so no carry crosses from one byte into the next.
+    /// The high bit of each of the eight bytes at `index` that is `/`, `?`, `#`, `%` or `+`, and no other bit.
     @inline(__always)
     private static func pathDelimiterBytes(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt64 {
         let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        func equal(_ byte: UInt8) -> UInt64 {
-            let difference = word ^ (ones &* UInt64(byte))
-            return ~(((difference & low) &+ low) | difference | low)
-        }
-        return equal(UInt8(ascii: "/")) | equal(UInt8(ascii: "?")) | equal(UInt8(ascii: "#")) | equal(UInt8(ascii: "%"))
-            | equal(UInt8(ascii: "+"))
+        return ByteMask.equal(word, UInt8(ascii: "/")) | ByteMask.equal(word, UInt8(ascii: "?"))
+            | ByteMask.equal(word, UInt8(ascii: "#")) | ByteMask.equal(word, UInt8(ascii: "%"))
+            | ByteMask.equal(word, UInt8(ascii: "+"))
     }
 
     private static func schemeEnd(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {

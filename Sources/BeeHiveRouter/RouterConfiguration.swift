@@ -17,8 +17,9 @@ public struct RouterConfiguration: Sendable, Hashable {
     public var patternOptions: RoutePattern.Options
     /// Whether URLs are read with JLRoutes' two quirks: only a host with a dot or exactly `localhost` is a
     /// machine (so `LOCALHOST` and `[::1]` become path components), and a plain anchor is glued to the last
-    /// path component (`app://v/x#top` gives `x#top`). Defaults to false: hosts compare case-insensitively, IP
-    /// literals are machines, and a plain anchor is ignored.
+    /// path component (`app://v/x#top` gives `x#top`, and `app://v:8080#top` gives `v#top`). Defaults to false:
+    /// `localhost` is a machine in any case, IP literals are machines, and a plain anchor is ignored. Either way, a
+    /// host that is a path component compares case-sensitively, like any other component.
     public var readsURLsLikeJLRoutes: Bool
 
     public init(

@@ -55,8 +55,12 @@ import Testing
             }
         }
         try router.route("/a/b#/f")
-        #expect(tried.withLock { $0.map { String($0.prefix { $0 != " " }) } } == ["/a/*", "/a/:x#/f", "/:y/b#/:z", "/a/b#/*", "/*"])
-        #expect(tried.withLock { $0[2] }.contains("z: \"f\""))
+        // A path's `*` does not take the fragment marker: `/a/*` and `/*` do not fit a URL with a fragment path.
+        #expect(tried.withLock { $0.map { String($0.prefix { $0 != " " }) } } == ["/a/:x#/f", "/:y/b#/:z", "/a/b#/*"])
+        #expect(tried.withLock { $0[1] }.contains("z: \"f\""))
+        tried.withLock { $0 = [] }
+        try router.route("/a/b/f")
+        #expect(tried.withLock { $0.map { String($0.prefix { $0 != " " }) } } == ["/a/*", "/*"])
     }
 
     @Test(arguments: [false, true])
@@ -74,15 +78,15 @@ import Testing
         }
         // Remove from both ends and the middle, checking the next route in line each time.
         var remaining = Array(ids.enumerated())
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix.seeded()
         while remaining.count > 1 {
             let position = Int.random(in: 0..<remaining.count, using: &generator)
-            #expect(router.removeRoute(remaining[position].element))
+            #expect(router.removeRoute(remaining[position].element), "\(generator.replay)")
             remaining.remove(at: position)
             if remaining.count % 997 == 0 {
                 let best = remaining.filter { $0.offset % 2 == 1 }.first ?? remaining.first!
-                #expect(router.match("/same/x")?.route.id == best.element)
-                #expect(try router.route("/same/\(best.offset)").match?.route.id == best.element)
+                #expect(router.match("/same/x")?.route.id == best.element, "\(generator.replay)")
+                #expect(try router.route("/same/\(best.offset)").match?.route.id == best.element, "\(generator.replay)")
             }
         }
         #expect(router.removeRoute(remaining[0].element))

@@ -38,11 +38,11 @@ import Musl
             let router = Router()
             _ = try? router.addRoute("/:a/*")
             _ = try? router.addRoute("/:a/:b")
-            let url = "/" + Array(repeating: "x", count: 50_000).joined(separator: "/") + "#/" + Array(repeating: "y", count: 10).joined(separator: "/")
+            let url = "/" + Array(repeating: "x", count: 50_000).joined(separator: "/") + "?q=1"
             let match = router.match(url)
             outcome.withLock { $0 = "\(match?.route.pattern.text ?? "nil") \(match?.parameters.wildcardComponents?.count ?? -1)" }
         }
-        #expect(outcome.withLock { $0 } == "/:a/* 50010")
+        #expect(outcome.withLock { $0 } == "/:a/* 49999")
     }
 
     @Test func fiftyThousandNestedOptionalGroupsAreRefusedNamingTheLimit() {

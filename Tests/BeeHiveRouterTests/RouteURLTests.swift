@@ -32,7 +32,7 @@ import Testing
     /// (or after the first `]` of an IP literal), and is a path component unless it names a machine.
     @Test func randomAuthoritiesAgreeWithAPlainReading() {
         let pieces = ["a", "B", "9", ".", ":", "@", "[", "]", "%41", "+", "localhost", "LOCALHOST", "::1"]
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix.seeded()
         for _ in 0..<4_000 {
             let authority = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             let text = "app://" + authority + "/p"
@@ -52,7 +52,7 @@ import Testing
                 let actual = url.components.map { component in
                     "\(String(decoding: bytes[component.start..<component.end], as: UTF8.self)) \(component.hasEscape) \(component.hasPlus)"
                 }
-                #expect(actual == expected, "\(text) host-is-path \(hostIsPath) like-JLRoutes \(likeJLRoutes)")
+                #expect(actual == expected, "\(text) host-is-path \(hostIsPath) like-JLRoutes \(likeJLRoutes); \(generator.replay)")
             }
         }
     }
@@ -82,7 +82,7 @@ import Testing
     /// with the same escape and plus flags, and the same query.
     @Test func pathSplittingMatchesAByteAtATimeReading() {
         let alphabet = Array("ab9/?#%+=&é".utf8)
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix.seeded()
         for _ in 0..<5_000 {
             let length = Int.random(in: 0...40, using: &generator)
             let path = "/z" + String(decoding: (0..<length).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self)
@@ -102,10 +102,10 @@ import Testing
                 let text = String(decoding: bytes[component.start..<component.end], as: UTF8.self)
                 return "\(text) \(component.hasEscape) \(component.hasPlus)"
             }
-            #expect(actual == expected, "\(path)")
+            #expect(actual == expected, "\(path); \(generator.replay)")
             if end < bytes.count, bytes[end] == UInt8(ascii: "?") {
                 let queryEnd = bytes[end...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
-                #expect(url.query == (end + 1)..<queryEnd, "\(path)")
+                #expect(url.query == (end + 1)..<queryEnd, "\(path); \(generator.replay)")
             }
         }
     }
@@ -115,7 +115,7 @@ import Testing
     /// read again holds only the second URL's.
     @Test func aComponentBufferReadsWhatARouteURLReads() {
         let pieces = ["a", "Bc", "/", "//", "?", "#", "#/", "%41", "+", "=", "&", "@", ":", "[", "]", "localhost", "x.y", "app:", "app://"]
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix.seeded()
         func described(_ component: RouteURL.Component) -> String {
             "\(component.start)-\(component.end) \(component.isFragmentMarker) \(component.hasEscape) \(component.hasPlus)"
         }
@@ -129,7 +129,7 @@ import Testing
                 buffer.read("app://first/" + String(repeating: "s/", count: round % 20))
                 buffer.read(text)
                 let read = buffer.withComponents { $0.map(described) }
-                #expect(read == url.components.map(described), "\(text.debugDescription) host-is-path \(hostIsPath) like-JLRoutes \(likeJLRoutes)")
+                #expect(read == url.components.map(described), "\(text.debugDescription) host-is-path \(hostIsPath) like-JLRoutes \(likeJLRoutes); \(generator.replay)")
             }
         }
     }
