@@ -18,17 +18,9 @@ import Logging
 public final class Hive: Sendable {
     /// The hive of this process, fed by the objects loaded in it. Made on first use, as `bootstrap(_:)` says
     /// or with defaults.
-    public static let shared: Hive = bootstrapping.withLock { state in
-        state.isShared = true
-        return state.make?() ?? Hive()
-    }
+    public static let shared: Hive = bootstrapping.makeShared()
 
-    private struct Bootstrap {
-        var make: (@Sendable () -> Hive)?
-        var isShared = false
-    }
-
-    private static let bootstrapping = Locked(Bootstrap())
+    private static let bootstrapping = HiveBootstrap()
 
     /// Chooses how `Hive.shared` is made (its logger, the module manager's configuration with the profiler
     /// on, a duplicate policy...), so that modules, handlers and plugins that reach for `Hive.shared` find the
@@ -36,10 +28,7 @@ public final class Hive: Sendable {
     ///
     /// - Throws: `HiveError.alreadyBootstrapped` when `Hive.shared` is already in use.
     public static func bootstrap(_ make: @escaping @Sendable () -> Hive) throws(HiveError) {
-        try bootstrapping.withLock { state throws(HiveError) in
-            guard !state.isShared else { throw .alreadyBootstrapped }
-            state.make = make
-        }
+        try bootstrapping.bootstrap(make)
     }
 
     public let registry: AnnotationRegistry

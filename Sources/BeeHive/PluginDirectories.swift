@@ -17,6 +17,8 @@ final class PluginDirectories: Sendable {
         /// `ServiceManager.deferredIdentity(ofDeclared:)`).
         var services: [RecordIdentity: RecordIdentity] = [:]
         var routes: [RouteID: RecordIdentity] = [:]
+        /// The placeholders of loaded plugins, in `answeredRoutes`.
+        var answered: [RouteID: RecordIdentity] = [:]
         var routeIdentities: Set<RecordIdentity> = []
         /// Indexes of added folders whose services are not looked through for `services` yet: done at the
         /// first service lookup, off the launch path.
@@ -33,6 +35,9 @@ final class PluginDirectories: Sendable {
     /// The declared routes as placeholders: which declared route a URL reaches, found the way the hive's
     /// router finds it, without loading anything.
     private let routes = Router()
+    /// The placeholders of the routes of loaded plugins, asked when `routes` has none for a URL: a lookup that
+    /// read the hive's route tables before the plugin's routes were in them missed them, and must look again.
+    private let answeredRoutes = Router()
     /// Held while placeholders are made or dropped, so that a lookup never sees half of them.
     private let placeholders = Locked(())
 
@@ -52,6 +57,7 @@ final class PluginDirectories: Sendable {
         }
         guard added else { return false }
         routes.configuration = routerConfiguration
+        answeredRoutes.configuration = routerConfiguration
         return true
     }
 
@@ -78,13 +84,15 @@ final class PluginDirectories: Sendable {
             return (state.pendingRoutes, state.loadedWhilePending)
         }
         for record in pending.lazy.flatMap({ $0.plugins.lazy.flatMap(\.records) }) where record.kind == .route {
+            let loaded = skipped.contains(record.origin.objectPath)
             guard case .route(let route) = record.payload,
                   state.withLock({ $0.routeIdentities.insert(record.identity).inserted }),
-                  !skipped.contains(record.origin.objectPath),
                   // A pattern the router refuses is reported when its plugin loads and the record is refused.
-                  let id = try? routes.addRoute(route.pattern, scheme: route.scheme, priority: route.priority)
+                  let id = try? (loaded ? answeredRoutes : routes).addRoute(route.pattern, scheme: route.scheme, priority: route.priority)
             else { continue }
-            state.withLock { $0.routes[id] = record.identity }
+            state.withLock { state in
+                if loaded { state.answered[id] = record.identity } else { state.routes[id] = record.identity }
+            }
         }
     }
 
@@ -101,19 +109,25 @@ final class PluginDirectories: Sendable {
         return state.withLock { $0.folders.contains { $0.index.declares(identity) } } ? identity : nil
     }
 
+    /// The declared route a URL reaches: of a plugin not loaded, else of a loaded one (whose load the caller
+    /// then finds done, and looks again once in the hive's tables). A URL that a loaded plugin's handlers all
+    /// decline is therefore offered to them a second time; the router alone knows whether its caller's copy of
+    /// the tables was older than the load.
     func route(matching url: String) -> RecordIdentity? {
         placeholders.withLock { _ in
             makePendingPlaceholders()
-            guard let match = routes.match(url) else { return nil }
-            return state.withLock { $0.routes[match.route.id] }
+            if let match = routes.match(url) { return state.withLock { $0.routes[match.route.id] } }
+            guard let match = answeredRoutes.match(url) else { return nil }
+            return state.withLock { $0.answered[match.route.id] }
         }
     }
 
-    /// Drops the route placeholders of a plugin that `plugins` loaded: its own routes answer now, and a URL its
-    /// handlers decline must not run them twice. `firstUse` is what was asked for when a first use loaded it.
+    /// Moves the route placeholders of a plugin that `plugins` loaded to `answeredRoutes`: its own routes answer
+    /// now, and an unloaded plugin's route that a URL also matches must still be found. `firstUse` is what was
+    /// asked for when a first use loaded it.
     func loaded(_ plugin: IndexedPlugin, by plugins: DeferredPlugins, firstUse: RecordIdentity? = nil) {
         placeholders.withLock { _ in
-            let ids = state.withLock { state -> [RouteID] in
+            let moved = state.withLock { state -> [(RouteID, RecordIdentity)] in
                 if let firstUse { state.firstUses.append(PluginFirstUse(path: plugin.path, requested: firstUse)) }
                 // Unloaded on another thread since it loaded: `unloaded` found the placeholders still there and
                 // kept them, and they must stay so that the next use loads it again. Checked under
@@ -122,11 +136,17 @@ final class PluginDirectories: Sendable {
                 if !state.pendingRoutes.isEmpty { state.loadedWhilePending.insert(plugin.path) }
                 guard !state.routes.isEmpty else { return [] }
                 let identities = Set(plugin.records.lazy.filter { $0.kind == .route }.map(\.identity))
-                let ids = state.routes.filter { identities.contains($0.value) }.map(\.key)
-                for id in ids { state.routes[id] = nil }
-                return ids
+                let moved = state.routes.filter { identities.contains($0.value) }
+                for (id, _) in moved { state.routes[id] = nil }
+                return Array(moved)
             }
-            for id in ids { _ = routes.removeRoute(id) }
+            for (id, identity) in moved {
+                _ = routes.removeRoute(id)
+                guard let record = plugin.records.first(where: { $0.identity == identity }), case .route(let route) = record.payload,
+                      let answer = try? answeredRoutes.addRoute(route.pattern, scheme: route.scheme, priority: route.priority)
+                else { continue }
+                state.withLock { $0.answered[answer] = identity }
+            }
         }
     }
 
@@ -135,6 +155,13 @@ final class PluginDirectories: Sendable {
     func unloaded(_ plugin: IndexedPlugin) {
         placeholders.withLock { _ in
             makePendingPlaceholders()
+            let identities = Set(plugin.records.lazy.filter { $0.kind == .route }.map(\.identity))
+            let answered = state.withLock { state in
+                let ids = state.answered.filter { identities.contains($0.value) }.map(\.key)
+                for id in ids { state.answered[id] = nil }
+                return ids
+            }
+            for id in answered { _ = answeredRoutes.removeRoute(id) }
             restorePlaceholders(of: plugin)
         }
     }

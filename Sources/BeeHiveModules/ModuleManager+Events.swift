@@ -52,10 +52,13 @@ extension ModuleManager {
 
     /// Removes the handlers a module registered for `event`.
     public func removeHandlers(for event: CustomEvent, module: some Module) {
-        state.withLock { state in
-            guard let entry = state.entries[ObjectIdentifier(type(of: module))], entry.module === module else { return }
-            state.handlers[ObjectIdentifier(entry)]?[event] = nil
-            state.snapshot = nil
+        // Returned, the handlers and the snapshot that holds them too are released after the lock is let go:
+        // a closure's captures may call back into the manager as they go.
+        _ = state.withLock { state -> (handlers: [CustomHandler]?, snapshot: Snapshot?)? in
+            guard let entry = state.entries[ObjectIdentifier(type(of: module))], entry.module === module else { return nil }
+            let handlers = state.handlers[ObjectIdentifier(entry)]?.removeValue(forKey: event)
+            defer { state.snapshot = nil }
+            return (handlers, state.snapshot)
         }
     }
 

@@ -147,6 +147,10 @@ extension ModuleManager {
     ) throws(ModuleError) -> (outcomes: [Admission], launchFailure: ModuleError?) {
         var outcomes = [Admission?](repeating: nil, count: candidates.count)
         var fresh: [Int] = []
+        // Read before the lock: a module's `moduleName` and `dependencies` are its own code, which may call back
+        // into the manager.
+        let names = candidates.map { $0.type.moduleName }
+        let dependencies = candidates.map(\.dependencyNames)
         state.withLock { state in
             var seen: [ObjectIdentifier: ModuleSource] = [:]
             for (index, candidate) in candidates.enumerated() {
@@ -154,7 +158,7 @@ extension ModuleManager {
                 if let first = state.entries[id]?.descriptor.source ?? seen[id] {
                     outcomes[index] = .duplicate(
                         ModuleDiagnostic(
-                            .duplicateRegistration(module: candidate.type.moduleName, first: first, ignored: candidate.source)))
+                            .duplicateRegistration(module: names[index], first: first, ignored: candidate.source)))
                 } else {
                     seen[id] = candidate.source
                     fresh.append(index)
@@ -162,7 +166,9 @@ extension ModuleManager {
             }
             // Dependencies are static, so modules that must wait are found before any is made.
             if waitForMissing && state.phase == .running {
-                for (index, dependency) in Self.missingDependencies(of: fresh.map { candidates[$0] }, in: state) {
+                let missing = Self.missingDependencies(
+                    names: fresh.map { names[$0] }, dependencies: fresh.map { dependencies[$0] }, in: state)
+                for (index, dependency) in missing {
                     outcomes[fresh[index]] = .waiting(dependency: dependency)
                 }
                 fresh.removeAll { outcomes[$0] != nil }
@@ -178,8 +184,8 @@ extension ModuleManager {
                 ModuleEntry(
                     module: candidate.instance ?? candidate.type.init(),
                     descriptor: ModuleDescriptor(
-                        name: candidate.type.moduleName, level: candidate.level, priority: candidate.priority,
-                        isAsync: candidate.isAsync, dependencies: candidate.dependencyNames,
+                        name: names[index], level: candidate.level, priority: candidate.priority,
+                        isAsync: candidate.isAsync, dependencies: dependencies[index],
                         source: candidate.source))
             )
         }
@@ -245,17 +251,17 @@ extension ModuleManager {
         return (outcomes.compactMap { $0 }, launchFailure)
     }
 
-    /// The candidates (by index) that depend on a module neither registered nor among the candidates that
-    /// can go ahead, with the first such dependency.
-    private static func missingDependencies(of candidates: [Candidate], in state: State) -> [(Int, String)] {
-        let names = candidates.map { candidate in candidate.type.moduleName }
-        let dependencies = candidates.map(\.dependencyNames)
+    /// The candidates (by index; each with its name and dependencies) that depend on a module neither registered
+    /// nor among the candidates that can go ahead, with the first such dependency.
+    private static func missingDependencies(
+        names: [String], dependencies: [[String]], in state: State
+    ) -> [(Int, String)] {
         var available = Set(state.entriesByName.keys).union(names)
         var missing: [Int: String] = [:]
         var changed = true
         while changed {
             changed = false
-            for index in candidates.indices where missing[index] == nil {
+            for index in names.indices where missing[index] == nil {
                 if let dependency = dependencies[index].first(where: { !available.contains($0) }) {
                     missing[index] = dependency
                     available.remove(names[index])

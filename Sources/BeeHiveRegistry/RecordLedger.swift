@@ -66,17 +66,17 @@ public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     /// already registered or waiting is not registered again.
     @inlinable @discardableResult
     public func register(_ records: [AnnotationRecord], to consumer: Consumer) -> [Consumer.Diagnostic] {
+        // Asked before the lock: a consumer of a third party is its own code. By index: `filter` copied every
+        // record it looked at (a retain and a release each), though only a consumer's own kind is kept.
+        var own: [Int] = []
+        for index in records.indices where consumer.consumes(records[index]) { own.append(index) }
         let (waiting, fresh) = state.withLock { state in
             // Each lookup hashes a record's text: none is needed while nothing is registered or pending.
             let known = state.pending.isEmpty ? [] : Set(state.pending)
             let tokens = state.isEmpty ? [:] : state.indexedTokens()
-            // By index: `filter` copied every record it looked at (a retain and a release each), though only
-            // a consumer's own kind is kept.
             var fresh: [AnnotationRecord] = []
-            for index in records.indices
-            where consumer.consumes(records[index]) && (known.isEmpty || !known.contains(records[index]))
-                && (tokens.isEmpty || tokens[records[index]] == nil)
-            {
+            for index in own
+            where (known.isEmpty || !known.contains(records[index])) && (tokens.isEmpty || tokens[records[index]] == nil) {
                 fresh.append(records[index])
             }
             defer { state.pending.removeAll() }

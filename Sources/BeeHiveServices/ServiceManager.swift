@@ -197,14 +197,25 @@ public final class ServiceManager: Sendable {
         if let cached = cachedStorage(of: ObjectIdentifier(service), name: name) {
             return cached.assumingMemoryBound(to: Service.self).pointee
         }
-        return createService(service, name: name, arguments: .none)
+        return createServiceUncached(service, name: name, arguments: .none)
     }
 
     public func createService<Service>(
         _ service: Service.Type, name: String? = nil, arguments: ServiceArguments
     ) -> Service? {
+        if let cached = cachedStorage(of: ObjectIdentifier(service), name: name) {
+            return cached.assumingMemoryBound(to: Service.self).pointee
+        }
+        return createServiceUncached(service, name: name, arguments: arguments)
+    }
+
+    /// `createService` after its cache miss: past the cache, so that the lookup is counted once.
+    @usableFromInline
+    func createServiceUncached<Service>(
+        _ service: Service.Type, name: String?, arguments: ServiceArguments
+    ) -> Service? {
         do {
-            return try resolve(service, name: name, arguments: arguments)
+            return try resolveUncached(service, name: name, arguments: arguments)
         } catch {
             log(error)
             return nil

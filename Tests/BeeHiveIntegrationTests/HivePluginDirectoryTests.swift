@@ -326,6 +326,74 @@ struct DeferredPluginFolder {
         }
     }
 
+    /// 32 threads on the first use of each of 30 plugins, each thread using its route, its service and its
+    /// target (starting with a different one): every call is answered, and each plugin loads once. A thread
+    /// that missed on a copy of the tables read before another thread's load registered the plugin's routes
+    /// used to find the placeholder gone and get `.unmatched`.
+    @Test func thirtyTwoThreadsOnTheFirstUseOfEachOfThirtyPluginsAreAllAnswered() throws {
+        var folder = try DeferredPluginFolder("swarm")
+        defer { folder.remove() }
+        let plugins = 30
+        let threads = 32
+        for plugin in 0..<plugins {
+            try folder.add(
+                "swarm\(plugin)",
+                DeferredPluginFolder.service("DeferredGreeter", "DeferredGreeterImpl") + [
+                    "DEFERRED_SERVICE_NAME=\"swarm\(plugin)\"",
+                    "DEFERRED_ROUTE_PATTERN=\"/swarm/\(plugin)/:id\"", "DEFERRED_ROUTE_TYPE=BeeHiveIntegrationTests.RaceRouteHandler",
+                    "DEFERRED_TARGET_NAME=swarm\(plugin)", "DEFERRED_TARGET_TYPE=BeeHiveIntegrationTests.DeferredTarget",
+                ])
+        }
+        let hive = Hive(registry: AnnotationRegistry(source: OwnObjectsSource(folder.files)))
+        #expect(try hive.addPluginDirectory(folder.path, cache: nil).isEmpty)
+        let failures = Locked<[String]>([])
+        for plugin in 0..<plugins {
+            let uses: [@Sendable (Int) -> String?] = [
+                { thread in
+                    let result = try? hive.router.route("/swarm/\(plugin)/\(thread)")
+                    return result?.isHandled == true ? nil : "route: \(result.map { "\($0)" } ?? "threw")"
+                },
+                { _ in
+                    let greeting = try? hive.services.resolve((any DeferredGreeter).self, name: "swarm\(plugin)").greet()
+                    return greeting == "hello from a deferred plugin" ? nil : "service: \(greeting ?? "threw")"
+                },
+                { _ in
+                    let answer = try? hive.mediator.perform(target: "swarm\(plugin)", action: "ping") as? String
+                    return answer == "pong" ? nil : "target: \(answer ?? "threw")"
+                },
+            ]
+            // Every thread is made before any starts, so that they ask together.
+            let start = DispatchSemaphore(value: 0)
+            let done = DispatchGroup()
+            for thread in 0..<threads {
+                done.enter()
+                Thread {
+                    start.wait()
+                    for step in 0..<uses.count {
+                        if let failure = uses[(thread + step) % uses.count](thread) {
+                            failures.withLock { $0.append("plugin \(plugin), thread \(thread): \(failure)") }
+                        }
+                    }
+                    done.leave()
+                }.start()
+            }
+            for _ in 0..<threads { start.signal() }
+            guard done.wait(timeout: .now() + 120) == .success else {
+                Issue.record("the threads of plugin \(plugin) did not finish")
+                return
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        let loaded = hive.pluginsLoadedOnFirstUse.map(\.path)
+        #expect(loaded.count == plugins && Set(loaded) == Set(folder.files.map(\.path)), "\(loaded)")
+        #expect(hive.diagnostics.isEmpty, "\(hive.diagnostics)")
+        // Loaded once each through the hive: one unload retires each.
+        for plugin in 0..<plugins {
+            try hive.unloadPlugin(atPath: folder.file("swarm\(plugin)"))
+            #expect(!folder.isLoaded("swarm\(plugin)"))
+        }
+    }
+
     @Test func firstUseFromAHookTheHiveRunsIsATypedErrorAndLoadsNothing() async throws {
         var folder = try DeferredPluginFolder("hook")
         defer { folder.remove() }

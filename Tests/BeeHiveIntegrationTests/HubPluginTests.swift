@@ -9,7 +9,11 @@ final class OwnObjectsSource: AnnotationSource {
     private let inner = LoadedObjectsSource()
     private let names: Set<String>
 
-    init(_ libraries: URL...) {
+    convenience init(_ libraries: URL...) {
+        self.init(libraries)
+    }
+
+    init(_ libraries: [URL]) {
         names = Set(libraries.map(\.lastPathComponent))
     }
 

@@ -60,8 +60,13 @@ enum SystemTools {
         return try libraries.withLock { built in
             if let library = built[key] { return library }
             try FileManager.default.createDirectory(at: librariesFolder, withIntermediateDirectories: true)
-            let name = ([source.replacingOccurrences(of: ".c", with: "")] + defines + (buildID ? [] : ["nobuildid"]))
+            var name = ([source.replacingOccurrences(of: ".c", with: "")] + defines + (buildID ? [] : ["nobuildid"]))
                 .joined(separator: "-").filter { $0.isLetter || $0.isNumber || $0 == "-" }
+            // A file name has at most 255 bytes: a long one keeps its start and an FNV-1a hash of the whole.
+            if name.utf8.count > 200 {
+                let hash = name.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+                name = String(name.prefix(150)) + "-" + String(hash, radix: 16)
+            }
             let library = librariesFolder.appending(path: "lib\(name).so")
             var arguments = [
                 "-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror",

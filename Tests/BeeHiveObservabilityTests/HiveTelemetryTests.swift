@@ -67,6 +67,13 @@ import Tracing
         for _ in 0..<3 { _ = try hive.services.resolve(Greeting.self) }
         #expect(metrics.counterTotal(label: "beehive.service.lookups") - lookups >= 3)
 
+        // A createService that misses the cache is one lookup, not one for the cache and one for resolve: counted
+        // twice, these would be 2,000 (the bound leaves room for other suites of the process).
+        let misses = metrics.counterTotal(label: "beehive.service.lookups")
+        for _ in 0..<1000 { _ = hive.services.createService(NeverRegistered.self) }
+        let counted = metrics.counterTotal(label: "beehive.service.lookups") - misses
+        #expect(counted >= 1000 && counted < 2000, "\(counted) lookups counted for 1,000 misses")
+
         let matches = metrics.counterTotal(label: "beehive.route.matches")
         try hive.router.addRoute("/users/:id")
         #expect(try hive.router.route("app://users/7").isHandled)
@@ -83,6 +90,8 @@ import Tracing
         try hive.unloadPlugin(atPath: library)
     }
 }
+
+struct NeverRegistered {}
 
 final class Storage: Module {
     init() {}

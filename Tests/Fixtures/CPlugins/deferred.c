@@ -1,6 +1,7 @@
 /*
  * A C plugin for the hive's plugin-folder tests (HivePluginDirectoryTests): its records name types of the test
- * process. Each part is optional: -DDEFERRED_SERVICE_PROTOCOL=<protocol> -DDEFERRED_SERVICE_TYPE=<type>,
+ * process. Each part is optional: -DDEFERRED_SERVICE_PROTOCOL=<protocol> -DDEFERRED_SERVICE_TYPE=<type> with
+ * optional -DDEFERRED_SERVICE_NAME='"name"' (a singleton under that name),
  * -DDEFERRED_ROUTE_PATTERN='"/pattern"' -DDEFERRED_ROUTE_TYPE=<type>, -DDEFERRED_TARGET_NAME=<name>
  * -DDEFERRED_TARGET_TYPE=<type>, -DDEFERRED_MODULE=<type> with optional -DDEFERRED_MODULE_DEPENDS='"A,B"'.
  * -DDEFERRED_ON_DEMAND makes DEFERRED_MODULE on-demand, and adds -DDEFERRED_SECOND_MODULE=<type>, an on-demand
@@ -10,6 +11,7 @@
 #include <beehive.h>
 
 #define DEFERRED_SERVICE(protocol, type) BeeHiveService(protocol, type)
+#define DEFERRED_NAMED_SERVICE(protocol, type, name) BeeHiveServiceScoped(protocol, type, singleton, name)
 #define DEFERRED_ROUTE(pattern, type) BeeHiveRoute(pattern, type)
 #define DEFERRED_TARGET(name, type) BeeHiveTarget(name, type)
 #define DEFERRED_MOD(type) BeeHiveMod(type)
@@ -17,7 +19,9 @@
 #define DEFERRED_MOD_ON_DEMAND(type) BeeHiveModuleOnDemand(type, normal, 0, sync)
 #define DEFERRED_MOD_ON_DEMAND_AFTER(type, first) BeeHiveModuleOnDemandDepends(type, normal, 0, sync, BEEHIVE_STR_(first))
 
-#ifdef DEFERRED_SERVICE_TYPE
+#if defined(DEFERRED_SERVICE_TYPE) && defined(DEFERRED_SERVICE_NAME)
+DEFERRED_NAMED_SERVICE(DEFERRED_SERVICE_PROTOCOL, DEFERRED_SERVICE_TYPE, DEFERRED_SERVICE_NAME)
+#elif defined(DEFERRED_SERVICE_TYPE)
 DEFERRED_SERVICE(DEFERRED_SERVICE_PROTOCOL, DEFERRED_SERVICE_TYPE)
 #endif
 #ifdef DEFERRED_ROUTE_TYPE
