@@ -15,17 +15,19 @@ struct RouteTable: Sendable {
         }
     }
 
-    @discardableResult
-    mutating func remove(_ id: RouteID) -> Bool {
-        guard let definition = definitions.removeValue(forKey: id) else { return false }
+    /// Removes the registration and returns it, for the caller to release once it has let go of its lock (its
+    /// handler's deinit may call back into the router); nil when it is not registered.
+    mutating func remove(_ id: RouteID) -> RouteDefinition? {
+        guard let definition = definitions.removeValue(forKey: id) else { return nil }
         for (offset, expansion) in definition.pattern.expansions.enumerated() {
             trie.remove(definition.rank(ofExpansion: offset), expansion: expansion)
         }
-        return true
+        return definition
     }
 
-    /// Removes every registration of the pattern text in one pass over the lists it ends in; returns their ids.
-    mutating func removeDefinitions(withPattern text: String) -> [RouteID] {
+    /// Removes every registration of the pattern text in one pass over the lists it ends in; returns them, as
+    /// `remove(_:)` does.
+    mutating func removeDefinitions(withPattern text: String) -> [RouteDefinition] {
         let removed = definitions.values.filter { $0.pattern.text == text }
         guard !removed.isEmpty else { return [] }
         let ids = Set(removed.map(\.id))
@@ -36,12 +38,16 @@ struct RouteTable: Sendable {
                 trie.removeAll(expansion: expansion) { ids.contains($0.definition.id) }
             }
         }
-        return Array(ids)
+        return removed
     }
 
-    mutating func removeAll() {
-        trie = RouteTrie()
-        definitions = [:]
+    /// Removes every registration and returns them, as `remove(_:)` does.
+    mutating func removeAll() -> [RouteDefinition] {
+        defer {
+            trie = RouteTrie()
+            definitions = [:]
+        }
+        return Array(definitions.values)
     }
 
     /// The routes in the order they are tried: higher priority first, then registration order.

@@ -130,9 +130,10 @@ public final class Router: Sendable {
     /// Removes one registration, with every expansion of its pattern. Returns false when it is not registered.
     @discardableResult
     public func removeRoute(_ id: RouteID) -> Bool {
-        change { state in
-            guard let key = state.tableOfRoute.removeValue(forKey: id) else { return false }
-            return state.withTable(key) { $0.remove(id) }
+        remove { state in
+            guard let key = state.tableOfRoute.removeValue(forKey: id) else { return (false, []) }
+            let removed = state.withTable(key) { $0.remove(id) }
+            return (removed != nil, removed.map { [$0] } ?? [])
         }
     }
 
@@ -140,24 +141,22 @@ public final class Router: Sendable {
     @discardableResult
     public func removeRoutes(withPattern pattern: String, scheme: String? = nil) -> Int {
         let key = Self.tableKey(scheme)
-        return change { state in
-            guard key == .global || state.tables.schemes[Self.name(of: key)] != nil else { return 0 }
-            let ids = state.withTable(key) { $0.removeDefinitions(withPattern: pattern) }
-            for id in ids { state.tableOfRoute[id] = nil }
-            return ids.count
+        return remove { state in
+            guard key == .global || state.tables.schemes[Self.name(of: key)] != nil else { return (0, []) }
+            let removed = state.withTable(key) { $0.removeDefinitions(withPattern: pattern) }
+            for definition in removed { state.tableOfRoute[definition.id] = nil }
+            return (removed.count, removed)
         }
     }
 
     /// Removes every route of a table, keeping the table and its options.
     public func removeAllRoutes(scheme: String? = nil) {
         let key = Self.tableKey(scheme)
-        change { state in
-            guard key == .global || state.tables.schemes[Self.name(of: key)] != nil else { return }
-            let ids = state.withTable(key) { table in
-                defer { table.removeAll() }
-                return Array(table.definitions.keys)
-            }
-            for id in ids { state.tableOfRoute[id] = nil }
+        remove { state in
+            guard key == .global || state.tables.schemes[Self.name(of: key)] != nil else { return ((), []) }
+            let removed = state.withTable(key) { $0.removeAll() }
+            for definition in removed { state.tableOfRoute[definition.id] = nil }
+            return ((), removed)
         }
     }
 
@@ -175,19 +174,22 @@ public final class Router: Sendable {
     /// table again. Interceptors added for the scheme stay.
     public func removeScheme(_ scheme: String) {
         guard case .scheme(let name) = Self.tableKey(scheme) else { return }
-        change { state in
-            guard let table = state.tables.schemes.removeValue(forKey: name) else { return }
+        remove { state in
+            guard let table = state.tables.schemes.removeValue(forKey: name) else { return ((), []) }
             for id in table.definitions.keys { state.tableOfRoute[id] = nil }
+            return ((), [table])
         }
     }
 
     /// Removes every scheme's table; the global table stays.
     public func removeAllSchemes() {
-        change { state in
-            for table in state.tables.schemes.values {
+        remove { state in
+            let removed = state.tables.schemes
+            for table in removed.values {
                 for id in table.definitions.keys { state.tableOfRoute[id] = nil }
             }
             state.tables.schemes = [:]
+            return ((), [removed])
         }
     }
 
@@ -298,18 +300,17 @@ public final class Router: Sendable {
 
     @discardableResult
     public func removeInterceptor(_ id: InterceptorID) -> Bool {
-        change { state in
+        remove { state in
             if let index = state.tables.globalInterceptors.firstIndex(where: { $0.id == id }) {
-                state.tables.globalInterceptors.remove(at: index)
-                return true
+                return (true, [state.tables.globalInterceptors.remove(at: index)])
             }
             for (name, entries) in state.tables.schemeInterceptors {
                 guard let index = entries.firstIndex(where: { $0.id == id }) else { continue }
-                state.tables.schemeInterceptors[name]?.remove(at: index)
+                let removed = state.tables.schemeInterceptors[name]?.remove(at: index)
                 if state.tables.schemeInterceptors[name]?.isEmpty == true { state.tables.schemeInterceptors[name] = nil }
-                return true
+                return (true, removed.map { [$0] } ?? [])
             }
-            return false
+            return (false, [])
         }
     }
 
@@ -394,6 +395,14 @@ public final class Router: Sendable {
             leases.invalidate()
             return body(&state)
         }
+    }
+
+    /// `change(_:)` for removals: what `body` takes out of the tables (handlers, interceptors and what they hold)
+    /// is released after the lock is let go, so that a deinit that calls back into the router returns.
+    private func remove<Result>(_ body: (inout State) -> (Result, removed: [any Sendable])) -> Result {
+        let (result, removed) = change(body)
+        withExtendedLifetime(removed) {}
+        return result
     }
 
     /// One routing call on one copy of the tables, redirects included.
