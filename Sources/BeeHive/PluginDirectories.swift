@@ -38,8 +38,10 @@ final class PluginDirectories: Sendable {
     /// The placeholders of the routes of loaded plugins, asked when `routes` has none for a URL: a lookup that
     /// read the hive's route tables before the plugin's routes were in them missed them, and must look again.
     private let answeredRoutes = Router()
-    /// Held while placeholders are made or dropped, so that a lookup never sees half of them.
-    private let placeholders = Locked(())
+    /// Held while placeholders are made or dropped, so that a lookup never sees half of them. It guards no
+    /// value of its own, but holds a byte: a zero-sized value shares its address with the lock's own pointer,
+    /// which the thread sanitizer then reports as a race between a locked access and the next `withLock`.
+    private let placeholders = Locked(UInt8(0))
 
     var folders: [Folder] { state.withLock { $0.folders } }
 

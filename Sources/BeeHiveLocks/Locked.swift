@@ -13,6 +13,9 @@ import Darwin
 ///
 /// `@unchecked Sendable`: `value` is only reached inside `withLock`, under the mutex.
 ///
+/// Give it a value with a size: a zero-sized one (`Locked(())`) shares its address with `mutex`, and TSan
+/// reports the locked access of it and the next caller's read of `mutex` as a race.
+///
 /// Inlinable, so that generic code inlined into its callers (`RecordLedger`) is specialized there, lock and all.
 @usableFromInline
 package final class Locked<Value>: @unchecked Sendable {

@@ -32,8 +32,22 @@ import Testing
             descriptor("D", priority: 3), descriptor("E", .basic, priority: -1),
         ]
         let expected = try ModuleOrder.sorted(input).map(\.name)
-        #expect(try ModuleOrder.sorted(input.reversed()).map(\.name) == expected)
-        #expect(try ModuleOrder.sorted(input.shuffled()).map(\.name) == expected)
+        // Every one of the 120 orders, rather than a random one: a failure names the order that gave it.
+        for order in Self.permutations(of: Array(input.indices)) {
+            let permuted = order.map { input[$0] }
+            #expect(try ModuleOrder.sorted(permuted).map(\.name) == expected, "input order \(permuted.map(\.name))")
+        }
+    }
+
+    static func permutations(of items: [Int]) -> [[Int]] {
+        guard let first = items.first else { return [[]] }
+        return permutations(of: Array(items.dropFirst())).flatMap { rest in
+            (0...rest.count).map { position in
+                var order = rest
+                order.insert(first, at: position)
+                return order
+            }
+        }
     }
 
     @Test func cycleIsSpelledOut() {
