@@ -102,7 +102,11 @@ enum FixtureBuilder {
                 .deletingLastPathComponent().appending(path: "lib/swift_static/linux")
             arguments += ["--static-swift-stdlib", "-Xlinker", "-L\(staticLibraries.path)"]
         }
+        let started = ContinuousClock.now
         let build = try run(swiftExecutable, arguments)
+        // On standard error, so that a run's log shows which fixture builds its time went to.
+        FileHandle.standardError.write(Data(
+            "fixture build: \(scratch.lastPathComponent) of \(key.fixture): \(started.duration(to: .now).components.seconds) s\n".utf8))
         guard build.status == 0 else {
             throw Failure(description: "building fixture \(key.fixture) (\(key.configuration), \(key.linker)) failed:\n\(build.output)")
         }
