@@ -5,11 +5,11 @@ import BeeHiveServices
 ///
 ///     struct CheckoutHandler: Sendable {
 ///         @Injected var payments: any PaymentService
-///         @Injected(name: "audit") var audit: any EventLog
+///         @Injected(name: "audit") var audit: any AuditLog
 ///
-///         func charge(_ order: Order) throws {
-///             try $payments.resolve().charge(order)   // a ServiceError naming the service if it is missing
-///             audit.record(order)                     // stops the process with that error's message
+///         func charge(_ cents: Int) throws {
+///             try $payments.resolve().charge(cents)   // a ServiceError naming the service if it is missing
+///             audit.record("charged \(cents)")        // stops the process with that error's message
 ///         }
 ///     }
 ///
