@@ -2,7 +2,7 @@
  * BeeHive for Linux: annotations that place module, service, route and target records in ELF sections.
  *
  *   #include <beehive.h>
- *   BeeHiveMod(ShopApp.ShopModule)
+ *   BEEHIVE_MODULE(ShopApp.ShopModule, level(basic), priority(100))
  *   BeeHiveService(ShopApp.HomeService, ShopApp.HomeServiceImpl)
  *   BeeHiveRoute("/user/view/:id", ShopApp.UserRouteHandler)
  *
@@ -62,7 +62,6 @@
 
 /* Tokens accepted by the extended macros; a misspelt token fails to compile instead of failing at run time. */
 enum { beehive_level_basic = 0, beehive_level_normal = 1 };
-enum { beehive_init_sync = 0, beehive_init_async = 1 };
 enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_named = 2, beehive_scope_weak = 3 };
 
 #define BEEHIVE_STR2_(x) #x
@@ -139,49 +138,138 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
     static const char BEEHIVE_CAT_(beehive_record_, __COUNTER__)[] \
         __attribute__((used, retain, section(section_name), aligned(1))) = text;
 
-/* BeeHiveMod(App.Module): a module at the normal level, priority 0, initialised synchronously. */
-#define BeeHiveMod(type) \
-    BEEHIVE_NO_SEPARATOR_(#type) \
-    BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" #type)
+/*
+ * BEEHIVE_MODULE(App.Module, attribute, ...): a module, with any of these attributes, in any order:
+ *   level(basic|normal)   set up with the basic modules first, or with the others (normal, the default)
+ *   priority(<int>)       earlier within its level when higher (0 by default)
+ *   async                 init runs on a task of its own, awaited by the launch; sync (the default) says so
+ *   depends("A.M,B.N")    set up after the modules named: type names separated by ',' without spaces
+ *   on_demand             a plugin folder loads the module's plugin on first use of something it declares (a
+ *                         service, route or target) rather than at launch, if every module of the plugin is
+ *                         on-demand; the module then catches up on setUp, init and splash
+ *
+ *   BEEHIVE_MODULE(Shop.CartModule)
+ *   BEEHIVE_MODULE(Shop.CheckoutModule, level(basic), priority(100), async, depends("Shop.CartModule"))
+ *
+ * An unknown or misspelt attribute, an attribute given twice and a bad value fail to compile. Without
+ * attributes the record is the short form; with any, it has level, priority and async, then depends and
+ * ondemand when given. The parts of the type name are macro-expanded, as any argument of a variadic macro is
+ * (a module named like a predefined macro, linux or unix in GNU C, would change): the aliases below are not.
+ */
+#define BEEHIVE_MODULE(...) BEEHIVE_MODULE_STRING_(BEEHIVE_STR_(BEEHIVE_FIRST_(__VA_ARGS__)), __VA_ARGS__)
 
+/* The aliases, kept for existing annotations; each writes the same bytes as the BEEHIVE_MODULE it names. */
+/* BeeHiveMod(App.Module) is BEEHIVE_MODULE(App.Module) (BeeHive's own macro). */
+#define BeeHiveMod(type) BEEHIVE_MODULE_STRING_(#type, type)
 /* BeeHiveModule(App.Module, basic|normal, priority, sync|async) */
-#define BeeHiveModule(type, level, priority, init) \
-    BEEHIVE_NO_SEPARATOR_(#type) BEEHIVE_NO_SEPARATOR_(#priority) \
-    BEEHIVE_STATIC_ASSERT_(beehive_level_##level >= 0, "level is basic or normal"); \
-    BEEHIVE_STATIC_ASSERT_(beehive_init_##init >= 0, "init is sync or async"); \
-    BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
-    BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" #type "|level=" #level \
-        "|priority=" #priority "|async=" BEEHIVE_CAT_(BEEHIVE_INIT_FLAG_, init))
-/* BeeHiveModuleDepends(App.Module, basic|normal, priority, sync|async, "App.Network,App.Account"): a module that
-   is set up after the modules named, which are module type names separated by ',' without spaces. */
-#define BeeHiveModuleDepends(type, level, priority, init, dependencies) \
-    BEEHIVE_NO_SEPARATOR_(#type) BEEHIVE_NO_SEPARATOR_(#priority) BEEHIVE_NO_SEPARATOR_(dependencies) \
-    BEEHIVE_STATIC_ASSERT_(beehive_level_##level >= 0, "level is basic or normal"); \
-    BEEHIVE_STATIC_ASSERT_(beehive_init_##init >= 0, "init is sync or async"); \
-    BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
-    BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" #type "|level=" #level \
-        "|priority=" #priority "|async=" BEEHIVE_CAT_(BEEHIVE_INIT_FLAG_, init) "|" BEEHIVE_ATTRIBUTE_DEPENDS "=" dependencies)
-/* BeeHiveModuleOnDemand(App.Module, basic|normal, priority, sync|async): a module of a plugin that a plugin folder
-   loads on first use of something it declares (a service, route or target) rather than at launch, if every
-   module of the plugin is on-demand; the module then catches up on setUp, init and splash. */
-#define BeeHiveModuleOnDemand(type, level, priority, init) \
-    BEEHIVE_NO_SEPARATOR_(#type) BEEHIVE_NO_SEPARATOR_(#priority) \
-    BEEHIVE_STATIC_ASSERT_(beehive_level_##level >= 0, "level is basic or normal"); \
-    BEEHIVE_STATIC_ASSERT_(beehive_init_##init >= 0, "init is sync or async"); \
-    BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
-    BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" #type "|level=" #level \
-        "|priority=" #priority "|async=" BEEHIVE_CAT_(BEEHIVE_INIT_FLAG_, init) "|" BEEHIVE_ATTRIBUTE_ON_DEMAND "=1")
-/* BeeHiveModuleOnDemandDepends(App.Module, basic|normal, priority, sync|async, "App.Network"): both of the above. */
-#define BeeHiveModuleOnDemandDepends(type, level, priority, init, dependencies) \
-    BEEHIVE_NO_SEPARATOR_(#type) BEEHIVE_NO_SEPARATOR_(#priority) BEEHIVE_NO_SEPARATOR_(dependencies) \
-    BEEHIVE_STATIC_ASSERT_(beehive_level_##level >= 0, "level is basic or normal"); \
-    BEEHIVE_STATIC_ASSERT_(beehive_init_##init >= 0, "init is sync or async"); \
-    BEEHIVE_STATIC_ASSERT_((priority) == (priority), "priority is an integer constant"); \
-    BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" #type "|level=" #level \
-        "|priority=" #priority "|async=" BEEHIVE_CAT_(BEEHIVE_INIT_FLAG_, init) "|" BEEHIVE_ATTRIBUTE_DEPENDS "=" dependencies \
-        "|" BEEHIVE_ATTRIBUTE_ON_DEMAND "=1")
-#define BEEHIVE_INIT_FLAG_sync "0"
-#define BEEHIVE_INIT_FLAG_async "1"
+#define BeeHiveModule(type, lv, prio, init) BEEHIVE_MODULE_STRING_(#type, type, level(lv), priority(prio), init)
+/* BeeHiveModuleDepends(App.Module, basic|normal, priority, sync|async, "App.Network,App.Account") */
+#define BeeHiveModuleDepends(type, lv, prio, init, deps) \
+    BEEHIVE_MODULE_STRING_(#type, type, level(lv), priority(prio), init, depends(deps))
+/* BeeHiveModuleOnDemand(App.Module, basic|normal, priority, sync|async) */
+#define BeeHiveModuleOnDemand(type, lv, prio, init) \
+    BEEHIVE_MODULE_STRING_(#type, type, level(lv), priority(prio), init, on_demand)
+/* BeeHiveModuleOnDemandDepends(App.Module, basic|normal, priority, sync|async, "App.Network") */
+#define BeeHiveModuleOnDemandDepends(type, lv, prio, init, deps) \
+    BEEHIVE_MODULE_STRING_(#type, type, level(lv), priority(prio), init, depends(deps), on_demand)
+
+/* The type name as a string, then the type and the attributes: 1 argument after the name is the short form. */
+#define BEEHIVE_MODULE_STRING_(name, ...) \
+    BEEHIVE_CAT_(BEEHIVE_MODULE_WITH_, BEEHIVE_HAS_MORE_(__VA_ARGS__))(name, __VA_ARGS__)
+#define BEEHIVE_MODULE_WITH_0(name, type) \
+    BEEHIVE_NO_SEPARATOR_(name) \
+    BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" name)
+#define BEEHIVE_MODULE_WITH_1(name, type, ...) \
+    BEEHIVE_NO_SEPARATOR_(name) \
+    BEEHIVE_EACH_(BEEHIVE_MODULE_CHECK_, __VA_ARGS__) \
+    struct BEEHIVE_CAT_(beehive_module_attributes_, __COUNTER__) { BEEHIVE_EACH_(BEEHIVE_MODULE_MEMBER_, __VA_ARGS__) }; \
+    BEEHIVE_RECORD_(BEEHIVE_SECTION_MODULES, BEEHIVE_RECORD_VERSION "|module|" name \
+        "|level=" BEEHIVE_STR_(BEEHIVE_FIRST_(BEEHIVE_EACH_(BEEHIVE_MODULE_LEVEL_, __VA_ARGS__) normal)) \
+        "|priority=" BEEHIVE_STR_(BEEHIVE_FIRST_(BEEHIVE_EACH_(BEEHIVE_MODULE_PRIORITY_, __VA_ARGS__) 0)) \
+        "|async=" BEEHIVE_FIRST_(BEEHIVE_EACH_(BEEHIVE_MODULE_ASYNC_, __VA_ARGS__) "0") \
+        BEEHIVE_EACH_(BEEHIVE_MODULE_DEPENDS_, __VA_ARGS__) \
+        BEEHIVE_EACH_(BEEHIVE_MODULE_ON_DEMAND_, __VA_ARGS__))
+
+/*
+ * One table per use of an attribute: each attribute is pasted behind the table's prefix, so one that no table
+ * knows leaves an undeclared name behind, which does not compile. Level, priority and async give their value
+ * followed by a comma, and BEEHIVE_FIRST_ takes the first of them or the default written after them. MEMBER
+ * declares one struct member per attribute: an attribute given twice (or sync with async) is a duplicate member.
+ */
+#define BEEHIVE_MODULE_CHECK_(attribute) BEEHIVE_MODULE_CHECK_##attribute
+#define BEEHIVE_MODULE_CHECK_level(value) \
+    BEEHIVE_STATIC_ASSERT_(beehive_level_##value >= 0, "level is basic or normal");
+#define BEEHIVE_MODULE_CHECK_priority(value) \
+    BEEHIVE_NO_SEPARATOR_(#value) BEEHIVE_STATIC_ASSERT_((value) == (value), "priority is an integer constant");
+#define BEEHIVE_MODULE_CHECK_sync
+#define BEEHIVE_MODULE_CHECK_async
+#define BEEHIVE_MODULE_CHECK_depends(modules) BEEHIVE_NO_SEPARATOR_(modules)
+#define BEEHIVE_MODULE_CHECK_on_demand
+
+#define BEEHIVE_MODULE_MEMBER_(attribute) BEEHIVE_MODULE_MEMBER_##attribute
+#define BEEHIVE_MODULE_MEMBER_level(value) char level;
+#define BEEHIVE_MODULE_MEMBER_priority(value) char priority;
+#define BEEHIVE_MODULE_MEMBER_sync char sync_or_async;
+#define BEEHIVE_MODULE_MEMBER_async char sync_or_async;
+#define BEEHIVE_MODULE_MEMBER_depends(modules) char depends;
+#define BEEHIVE_MODULE_MEMBER_on_demand char on_demand;
+
+#define BEEHIVE_MODULE_LEVEL_(attribute) BEEHIVE_MODULE_LEVEL_##attribute
+#define BEEHIVE_MODULE_LEVEL_level(value) value,
+#define BEEHIVE_MODULE_LEVEL_priority(value)
+#define BEEHIVE_MODULE_LEVEL_sync
+#define BEEHIVE_MODULE_LEVEL_async
+#define BEEHIVE_MODULE_LEVEL_depends(modules)
+#define BEEHIVE_MODULE_LEVEL_on_demand
+
+#define BEEHIVE_MODULE_PRIORITY_(attribute) BEEHIVE_MODULE_PRIORITY_##attribute
+#define BEEHIVE_MODULE_PRIORITY_level(value)
+#define BEEHIVE_MODULE_PRIORITY_priority(value) value,
+#define BEEHIVE_MODULE_PRIORITY_sync
+#define BEEHIVE_MODULE_PRIORITY_async
+#define BEEHIVE_MODULE_PRIORITY_depends(modules)
+#define BEEHIVE_MODULE_PRIORITY_on_demand
+
+#define BEEHIVE_MODULE_ASYNC_(attribute) BEEHIVE_MODULE_ASYNC_##attribute
+#define BEEHIVE_MODULE_ASYNC_level(value)
+#define BEEHIVE_MODULE_ASYNC_priority(value)
+#define BEEHIVE_MODULE_ASYNC_sync "0",
+#define BEEHIVE_MODULE_ASYNC_async "1",
+#define BEEHIVE_MODULE_ASYNC_depends(modules)
+#define BEEHIVE_MODULE_ASYNC_on_demand
+
+#define BEEHIVE_MODULE_DEPENDS_(attribute) BEEHIVE_MODULE_DEPENDS_##attribute
+#define BEEHIVE_MODULE_DEPENDS_level(value)
+#define BEEHIVE_MODULE_DEPENDS_priority(value)
+#define BEEHIVE_MODULE_DEPENDS_sync
+#define BEEHIVE_MODULE_DEPENDS_async
+#define BEEHIVE_MODULE_DEPENDS_depends(modules) "|" BEEHIVE_ATTRIBUTE_DEPENDS "=" modules
+#define BEEHIVE_MODULE_DEPENDS_on_demand
+
+#define BEEHIVE_MODULE_ON_DEMAND_(attribute) BEEHIVE_MODULE_ON_DEMAND_##attribute
+#define BEEHIVE_MODULE_ON_DEMAND_level(value)
+#define BEEHIVE_MODULE_ON_DEMAND_priority(value)
+#define BEEHIVE_MODULE_ON_DEMAND_sync
+#define BEEHIVE_MODULE_ON_DEMAND_async
+#define BEEHIVE_MODULE_ON_DEMAND_depends(modules)
+#define BEEHIVE_MODULE_ON_DEMAND_on_demand "|" BEEHIVE_ATTRIBUTE_ON_DEMAND "=1"
+
+/* The first argument, and whether more follow (up to 8 in all): C11 wants at least one argument for '...'. */
+#define BEEHIVE_FIRST_(...) BEEHIVE_FIRST2_(__VA_ARGS__, ~)
+#define BEEHIVE_FIRST2_(first, ...) first
+#define BEEHIVE_HAS_MORE_(...) BEEHIVE_NINTH_(__VA_ARGS__, 1, 1, 1, 1, 1, 1, 1, 0, ~)
+#define BEEHIVE_COUNT_(...) BEEHIVE_NINTH_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, ~)
+#define BEEHIVE_NINTH_(a1, a2, a3, a4, a5, a6, a7, a8, a9, ...) a9
+/* macro(argument) for each argument, 1 to 8 of them. */
+#define BEEHIVE_EACH_(macro, ...) BEEHIVE_CAT_(BEEHIVE_EACH_, BEEHIVE_COUNT_(__VA_ARGS__))(macro, __VA_ARGS__)
+#define BEEHIVE_EACH_1(m, a) m(a)
+#define BEEHIVE_EACH_2(m, a, ...) m(a) BEEHIVE_EACH_1(m, __VA_ARGS__)
+#define BEEHIVE_EACH_3(m, a, ...) m(a) BEEHIVE_EACH_2(m, __VA_ARGS__)
+#define BEEHIVE_EACH_4(m, a, ...) m(a) BEEHIVE_EACH_3(m, __VA_ARGS__)
+#define BEEHIVE_EACH_5(m, a, ...) m(a) BEEHIVE_EACH_4(m, __VA_ARGS__)
+#define BEEHIVE_EACH_6(m, a, ...) m(a) BEEHIVE_EACH_5(m, __VA_ARGS__)
+#define BEEHIVE_EACH_7(m, a, ...) m(a) BEEHIVE_EACH_6(m, __VA_ARGS__)
+#define BEEHIVE_EACH_8(m, a, ...) m(a) BEEHIVE_EACH_7(m, __VA_ARGS__)
 
 /* BeeHiveService(App.Protocol, App.Implementation): a new instance per lookup. */
 #define BeeHiveService(protocol, type) \
