@@ -18,8 +18,8 @@ import Dispatch
 ///     InstructionProbe cached-lookup CALLS     resolve() of a cached singleton
 ///     InstructionProbe launch TOTAL COUNT      start() and waitForLaunch() of COUNT asynchronous modules (≤ TOTAL)
 ///
-/// The registration modes run the same closures as RegistrationBenchmarks (RegisteredTypes.swift is that
-/// target's file): each registers a type the process has not registered before, so what a first registration
+/// The registration modes run the same closures as RegistrationBenchmarks (RegisteredTypes.swift is a link to
+/// that target's file): each registers a type the process has not registered before, so what a first registration
 /// costs counts.
 let usage = """
     usage: InstructionProbe route|static ROUTES CALLS | discovery SCANS | register-module|register-service|\
@@ -40,11 +40,11 @@ func count(_ index: Int) -> Int {
 ///
 /// The main thread waits on a semaphore rather than with a top-level `await`: that one hands the main thread to
 /// `dispatch_main`, which ends it with `pthread_exit`, and valgrind 3.19 crashes on that.
-func launch(total: Int, count: Int) {
+func runLaunch(total: Int, count: Int) {
     let done = DispatchSemaphore(value: 0)
     Task {
         do {
-            try await launch(launching: count, of: total)
+            try await launchModules(count, of: total)
         } catch {
             fatalError("the launch failed: \(error)")
         }
@@ -53,7 +53,7 @@ func launch(total: Int, count: Int) {
     done.wait()
 }
 
-func launch(launching count: Int, of total: Int) async throws {
+func launchModules(_ count: Int, of total: Int) async throws {
     precondition(count <= total, "COUNT ≤ TOTAL")
     let launched = ModuleManager()
     let idle = ModuleManager()
@@ -107,7 +107,7 @@ case "cached-lookup":
     }
     precondition(same == count(1), "every lookup returns the cached instance")
 case "launch":
-    launch(total: count(1), count: count(2))
+    runLaunch(total: count(1), count: count(2))
 default:
     fatalError(usage)
 }
