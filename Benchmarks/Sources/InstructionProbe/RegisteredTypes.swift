@@ -1,0 +1,1 @@
+../../Benchmarks/RegistrationBenchmarks/RegisteredTypes.swift
