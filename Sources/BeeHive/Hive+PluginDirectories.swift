@@ -153,7 +153,7 @@ extension Hive {
 
     /// Makes a plugin deferred again after its last unload, if a folder of this hive holds it and loaded it:
     /// its routes get their placeholders back, and the next first use loads it anew.
-    func pluginUnloaded(_ file: FileStamp) {
+    func pluginUnloaded(_ file: PluginFileStamp) {
         guard let (plugins, plugin) = pluginDirectories.plugin(matching: file), plugins.unloaded(path: plugin.path) else { return }
         pluginDirectories.unloaded(plugin)
         logger.info("plugin unloaded; deferred again", metadata: ["path": "\(plugin.path)"])

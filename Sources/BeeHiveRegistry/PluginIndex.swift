@@ -271,11 +271,6 @@ public struct PluginIndex: Sendable {
     }
 }
 
-extension PluginFileStamp {
-    /// Marks a plugin whose file changed while it was read; it is never written to the cache.
-    static let unsteady = PluginFileStamp(size: -1, modified: .init(seconds: 0, nanoseconds: 0), changed: .init(seconds: 0, nanoseconds: 0), inode: 0, device: 0)
-}
-
 extension RegistryDiagnostic {
     /// Whether the whole file could not be read (as opposed to a bad record in it).
     package var isUnreadableFile: Bool {
