@@ -24,6 +24,9 @@ typedef struct bh_candidate {
     size_t build_id_size;
 } bh_candidate;
 
+/* Program headers past this many are not read: no linker makes an object with more. */
+#define BH_PHDRS_MAX 64
+
 /* What the notes of one object in memory say. */
 typedef struct bh_memory_notes {
     int annotated;
@@ -33,13 +36,24 @@ typedef struct bh_memory_notes {
     uintptr_t start[BEEHIVE_NOTE_SECTION_COUNT + 1], stop[BEEHIVE_NOTE_SECTION_COUNT + 1];
     unsigned char build_id[BH_BUILD_ID_MAX];
     size_t build_id_size;
+    /* The errno of a copy of the notes that failed (EFAULT: the file behind the mapping was cut short); 0 when
+       they were read. */
+    int unreadable;
+    /* Read through the kernel (see bh_memory_notes_read), and so are the sections. */
+    int careful;
+    /* A copy of the object's program headers, which the loader's point into the object's own mapping. */
+    ElfW(Phdr) phdrs[BH_PHDRS_MAX];
+    size_t phnum;
 } bh_memory_notes;
 
 /* walk.c */
 /* Copies bytes of a loaded object's mapped memory, which may hold AddressSanitizer's poisoned padding. */
 void bh_copy_mapped(void *to, const unsigned char *from, size_t size);
-void bh_memory_notes_read(const struct dl_phdr_info *info, bh_memory_notes *notes);
-/* A new object (id 0) holding a copy of the sections the note locates, named `path`; NULL when out of memory. */
+/* Reads an object's program headers and notes. `careful`: through the kernel, which reports memory that its file
+   no longer backs (cut short on disk) in `unreadable` rather than raising SIGBUS; otherwise directly. */
+void bh_memory_notes_read(const struct dl_phdr_info *info, int careful, bh_memory_notes *notes);
+/* A new object (id 0) holding a copy of the sections the note locates, named `path`; NULL when out of memory.
+   When the notes or the sections could not be read, the object has no sections and says why (its status). */
 bh_object *bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_notes *notes, const char *path);
 int bh_candidate_init(bh_candidate *candidate, const struct dl_phdr_info *info, int is_main,
                       const bh_memory_notes *notes);

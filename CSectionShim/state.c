@@ -46,6 +46,7 @@ typedef struct bh_walk {
     size_t visited;
     uint64_t next_id;                  /* 0: every object gets id 0 */
     int out_of_memory;
+    int careful;                       /* new objects are read through the kernel (bh_memory_notes_read) */
     unsigned long long adds, subs;
 } bh_walk;
 
@@ -67,10 +68,11 @@ static bh_known *bh_find_known(bh_walk *walk, uintptr_t base, const char *name) 
 /* Reads a new object's notes and, if it is annotated, its records; the object's memory is not read again. */
 static int bh_meet(bh_walk *walk, const struct dl_phdr_info *info, int is_main) {
     bh_memory_notes notes;
-    bh_memory_notes_read(info, &notes);
+    bh_memory_notes_read(info, walk->careful, &notes);
     bh_object *object = NULL;
     const char *path = bh_display_name(info->dlpi_name, is_main);
-    if (notes.located) {
+    /* An object whose notes cannot be read may be annotated: it is kept, to be reported. */
+    if (notes.located || notes.unreadable) {
         object = bh_read_from_memory(info, &notes, path);
         if (!object) return 0;
     } else if (notes.annotated) {
@@ -164,6 +166,7 @@ static int bh_disabled(void) {
 
 int bh_discovery_enabled(void) { return !bh_disabled(); }
 
+
 static void bh_drop_from_current(const bh_object *object) {
     for (size_t i = 0; i < bh_current_count; i++) {
         if (bh_current[i] != object) continue;
@@ -183,6 +186,11 @@ size_t bh_refresh(void) {
         return 0;
     }
     size_t known_before = bh_state.known_count;
+    /* The first walk (the constructor's, as the process starts) reads the objects the loader has just mapped
+       directly; reading them through the kernel costs two system calls each, some 20 objects at every start.
+       Every later walk meets objects that the app loaded since, which may have been cut short on disk in the
+       meantime: those are read through the kernel. */
+    bh_state.careful = bh_walked;
     bh_state.visited = 0;
     bh_state.out_of_memory = 0;
     dl_iterate_phdr(bh_visit, &bh_state);
@@ -250,6 +258,7 @@ uint64_t bh_snapshot_generation(void) {
 }
 
 bh_snapshot *bh_snapshot_read_loaded_objects(void) {
+    /* Reads every object as the first walk does (it measures that walk). */
     bh_walk walk = {0};
     dl_iterate_phdr(bh_visit, &walk);
     bh_read_pending(&walk);

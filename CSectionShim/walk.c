@@ -2,13 +2,16 @@
  * The walk's view of one loaded object, from memory only: its notes (the BeeHive mark, the offsets to its own
  * sections, the GNU build-id) and the sections those offsets locate. Everything here runs inside the
  * dl_iterate_phdr callback, where the loader's lock keeps the object mapped, and only for objects not seen
- * before: the memory of a file truncated on disk faults, so known objects are never touched again.
+ * before: the memory of a file truncated on disk faults, so known objects are never touched again, and new ones
+ * can be read carefully, through the kernel, which reports such memory instead of faulting.
  */
 #include "internal.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static size_t bh_align(size_t value, size_t alignment) { return (value + alignment - 1) & ~(alignment - 1); }
@@ -49,10 +52,61 @@ void bh_copy_mapped(void *to, const unsigned char *from, size_t size) {
     }
 }
 
+/*
+ * A careful read of an object's memory goes through process_vm_readv on this very process: the pages of a file
+ * cut short on disk after it was mapped (truncated, or rewritten in place by a copy) raise SIGBUS when touched,
+ * and the kernel's copy reports them as EFAULT instead. Two calls per new object (its program headers, which the
+ * loader's info points into the mapping for, and its notes) and one more per annotated object (its sections);
+ * never one per record. The walk asks for careful reads of the objects it meets after its first walk (see
+ * bh_refresh). Where the call is refused (a seccomp profile that forbids it), the reads are direct.
+ */
+static pid_t bh_own_pid;
+static int bh_own_memory_unreadable; /* process_vm_readv is refused in this process */
+static pthread_once_t bh_fork_once = PTHREAD_ONCE_INIT;
+
+/* A forked child is another process: asking for the parent's pid would read the parent's memory. */
+static void bh_forget_own_pid(void) { __atomic_store_n(&bh_own_pid, 0, __ATOMIC_RELAXED); }
+static void bh_watch_forks(void) { pthread_atfork(NULL, NULL, bh_forget_own_pid); }
+
+/* Copies the `count` ranges of this process's memory in `from` to `to` (of the same sizes, `total` bytes in
+   all); 0 when every byte was read, else the errno (EFAULT: memory whose file no longer backs it). Not
+   `careful`, the bytes are copied directly. */
+static int bh_read_own_memory(struct iovec *to, struct iovec *from, unsigned long count, size_t total, int careful) {
+    if (careful && !__atomic_load_n(&bh_own_memory_unreadable, __ATOMIC_RELAXED)) {
+        pthread_once(&bh_fork_once, bh_watch_forks);
+        pid_t pid = __atomic_load_n(&bh_own_pid, __ATOMIC_RELAXED);
+        if (pid == 0) {
+            pid = getpid();
+            __atomic_store_n(&bh_own_pid, pid, __ATOMIC_RELAXED);
+        }
+        ssize_t copied;
+        do copied = process_vm_readv(pid, to, count, from, count, 0);
+        while (copied < 0 && errno == EINTR);
+        /* A fault past the first range ends the copy there: a short count. */
+        if (copied >= 0) return (size_t)copied == total ? 0 : EFAULT;
+        if (errno != ENOSYS && errno != EPERM) return errno;
+        __atomic_store_n(&bh_own_memory_unreadable, 1, __ATOMIC_RELAXED);
+    }
+    for (unsigned long i = 0; i < count; i++) bh_copy_mapped(to[i].iov_base, from[i].iov_base, from[i].iov_len);
+    return 0;
+}
+
+/* What an object whose memory cannot be read says, for its diagnostic. */
+static void bh_mark_unreadable_memory(bh_object *object, int error) {
+    object->status = BH_OBJECT_UNREADABLE;
+    object->sys_errno = error;
+    if (error == EFAULT)
+        object->detail = bh_strdup("its mapped memory is no longer backed by its file (the file was cut short or "
+                                   "rewritten on disk after it was loaded), so its annotations were not read; "
+                                   "restore the file and restart the process, and replace libraries by renaming "
+                                   "a new file over the old one rather than writing into it");
+}
+
 /* Whether [address, address + size) lies inside one readable PT_LOAD segment of the object. */
-static int bh_inside_readable_segment(const struct dl_phdr_info *info, uintptr_t address, size_t size) {
-    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+static int bh_inside_readable_segment(const struct dl_phdr_info *info, const bh_memory_notes *notes, uintptr_t address,
+                                      size_t size) {
+    for (size_t i = 0; i < notes->phnum; i++) {
+        const ElfW(Phdr) *ph = &notes->phdrs[i];
         if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_R)) continue;
         uintptr_t start = info->dlpi_addr + ph->p_vaddr;
         if (address >= start && size <= ph->p_memsz && address - start <= ph->p_memsz - size) return 1;
@@ -66,14 +120,15 @@ static int32_t bh_read_int32(const unsigned char *at) {
     return value;
 }
 
-/* Resolves a version 2 or 3 descriptor's place-relative offsets (`count` sections); leaves `notes` alone if any
-   range is implausible. */
-static void bh_locate_sections(const unsigned char *descriptor, size_t count, bh_memory_notes *notes) {
+/* Resolves a version 2 or 3 descriptor's place-relative offsets (`count` sections), read from its copy at
+   `descriptor` and relative to where it is mapped, `mapped`; leaves `notes` alone if any range is implausible. */
+static void bh_locate_sections(const unsigned char *descriptor, uintptr_t mapped, size_t count, bh_memory_notes *notes) {
     uintptr_t start[BEEHIVE_NOTE_SECTION_COUNT + 1] = {0}, stop[BEEHIVE_NOTE_SECTION_COUNT + 1] = {0};
     for (size_t i = 0; i < count; i++) {
         const unsigned char *start_at = descriptor + 4 + 8 * i, *stop_at = start_at + 4;
-        start[i] = (uintptr_t)start_at + (uintptr_t)(intptr_t)bh_read_int32(start_at);
-        stop[i] = (uintptr_t)stop_at + (uintptr_t)(intptr_t)bh_read_int32(stop_at);
+        uintptr_t start_place = mapped + 4 + 8 * i, stop_place = start_place + 4;
+        start[i] = start_place + (uintptr_t)(intptr_t)bh_read_int32(start_at);
+        stop[i] = stop_place + (uintptr_t)(intptr_t)bh_read_int32(stop_at);
         if (stop[i] < start[i]) return;
     }
     memcpy(notes->start, start, sizeof start);
@@ -81,8 +136,10 @@ static void bh_locate_sections(const unsigned char *descriptor, size_t count, bh
     notes->located = 1;
 }
 
-/* Looks through one PT_NOTE segment in memory for BeeHive notes and the GNU build-id. */
-static void bh_scan_notes(const unsigned char *start, size_t size, size_t alignment, bh_memory_notes *notes) {
+/* Looks through a copy (at `start`) of one PT_NOTE segment, mapped at `mapped`, for BeeHive notes and the GNU
+   build-id. */
+static void bh_scan_notes(const unsigned char *start, uintptr_t mapped, size_t size, size_t alignment,
+                          bh_memory_notes *notes) {
     size_t offset = 0;
     while (size - offset >= sizeof(ElfW(Nhdr))) {
         ElfW(Nhdr) header;
@@ -108,10 +165,10 @@ static void bh_scan_notes(const unsigned char *start, size_t size, size_t alignm
             notes->annotated = 1;
             int32_t version = header.n_descsz >= 4 ? bh_read_int32(descriptor) : 0;
             if (!notes->located && version == BEEHIVE_NOTE_VERSION && header.n_descsz >= BEEHIVE_NOTE_DESCRIPTOR_SIZE)
-                bh_locate_sections(descriptor, BEEHIVE_NOTE_SECTION_COUNT + 1, notes);
+                bh_locate_sections(descriptor, mapped + desc_at, BEEHIVE_NOTE_SECTION_COUNT + 1, notes);
             else if (!notes->located && version == BEEHIVE_NOTE_VERSION_WITHOUT_TYPES &&
                      header.n_descsz >= BEEHIVE_NOTE_DESCRIPTOR_SIZE_WITHOUT_TYPES)
-                bh_locate_sections(descriptor, BEEHIVE_NOTE_SECTION_COUNT, notes);
+                bh_locate_sections(descriptor, mapped + desc_at, BEEHIVE_NOTE_SECTION_COUNT, notes);
         } else if (header.n_namesz == 4 && header.n_type == NT_GNU_BUILD_ID && memcmp(name, "GNU", 4) == 0 &&
                    header.n_descsz <= BH_BUILD_ID_MAX && notes->build_id_size == 0) {
             bh_copy_bytes(notes->build_id, descriptor, header.n_descsz);
@@ -121,14 +178,52 @@ static void bh_scan_notes(const unsigned char *start, size_t size, size_t alignm
     }
 }
 
-void bh_memory_notes_read(const struct dl_phdr_info *info, bh_memory_notes *notes) {
+/* More note segments than this, or more bytes of notes, are not an object any linker makes; the rest is skipped. */
+#define BH_NOTE_SEGMENTS_MAX 16
+#define BH_NOTE_BYTES_MAX ((size_t)1 << 20)
+
+void bh_memory_notes_read(const struct dl_phdr_info *info, int careful, bh_memory_notes *notes) {
     memset(notes, 0, sizeof *notes);
-    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    notes->careful = careful;
+    /* The loader's program headers are those in the object's own first page, as mapped. */
+    size_t phnum = info->dlpi_phnum < BH_PHDRS_MAX ? info->dlpi_phnum : BH_PHDRS_MAX;
+    struct iovec headers_copy = { .iov_base = notes->phdrs, .iov_len = phnum * sizeof(ElfW(Phdr)) };
+    struct iovec headers = { .iov_base = (void *)info->dlpi_phdr, .iov_len = headers_copy.iov_len };
+    if (phnum) notes->unreadable = bh_read_own_memory(&headers_copy, &headers, 1, headers.iov_len, careful);
+    if (notes->unreadable) return;
+    notes->phnum = phnum;
+    struct iovec copies[BH_NOTE_SEGMENTS_MAX], mapped[BH_NOTE_SEGMENTS_MAX];
+    size_t alignments[BH_NOTE_SEGMENTS_MAX];
+    unsigned long count = 0;
+    size_t total = 0;
+    for (size_t i = 0; i < phnum && count < BH_NOTE_SEGMENTS_MAX; i++) {
+        const ElfW(Phdr) *ph = &notes->phdrs[i];
         uintptr_t address = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_NOTE && bh_inside_readable_segment(info, address, ph->p_memsz))
-            bh_scan_notes((const unsigned char *)address, ph->p_memsz, ph->p_align == 8 ? 8 : 4, notes);
+        if (ph->p_type != PT_NOTE || ph->p_memsz == 0 || ph->p_memsz > BH_NOTE_BYTES_MAX - total ||
+            !bh_inside_readable_segment(info, notes, address, ph->p_memsz))
+            continue;
+        mapped[count] = (struct iovec){ .iov_base = (void *)address, .iov_len = ph->p_memsz };
+        alignments[count] = ph->p_align == 8 ? 8 : 4;
+        total += ph->p_memsz;
+        count++;
     }
+    if (count == 0) return;
+    /* Every note segment in one copy, one call: usually well under a page. */
+    _Alignas(8) unsigned char on_stack[2048];
+    unsigned char *copy = total <= sizeof on_stack ? on_stack : malloc(total);
+    if (!copy) {
+        notes->unreadable = ENOMEM;
+        return;
+    }
+    size_t offset = 0;
+    for (unsigned long i = 0; i < count; i++) {
+        copies[i] = (struct iovec){ .iov_base = copy + offset, .iov_len = mapped[i].iov_len };
+        offset += mapped[i].iov_len;
+    }
+    notes->unreadable = bh_read_own_memory(copies, mapped, count, total, careful);
+    for (unsigned long i = 0; !notes->unreadable && i < count; i++)
+        bh_scan_notes(copies[i].iov_base, (uintptr_t)mapped[i].iov_base, copies[i].iov_len, alignments[i], notes);
+    if (copy != on_stack) free(copy);
 }
 
 bh_object *bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_notes *notes, const char *path) {
@@ -142,7 +237,7 @@ bh_object *bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_
         count++;
         if (size > BH_SECTION_SIZE_MAX) {
             status[i] = BH_SECTION_TOO_LARGE;
-        } else if (!bh_inside_readable_segment(info, notes->start[i], size)) {
+        } else if (!bh_inside_readable_segment(info, notes, notes->start[i], size)) {
             status[i] = BH_SECTION_OUTSIDE_SEGMENT;
         } else {
             status[i] = BH_SECTION_OK;
@@ -159,6 +254,8 @@ bh_object *bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_
     unsigned char *data = (unsigned char *)(object->sections + count);
     object->path = (char *)data + bytes;
     memcpy(object->path, path, path_size);
+    struct iovec copies[BEEHIVE_NOTE_SECTION_COUNT + 1], mapped[BEEHIVE_NOTE_SECTION_COUNT + 1];
+    unsigned long reads = 0;
     for (size_t i = 0; i <= BEEHIVE_NOTE_SECTION_COUNT; i++) {
         size_t size = notes->stop[i] - notes->start[i];
         if (size == 0) continue;
@@ -169,10 +266,18 @@ bh_object *bh_read_from_memory(const struct dl_phdr_info *info, const bh_memory_
         section->data = NULL;
         if (status[i] != BH_SECTION_OK) continue;
         section->data = data;
-        bh_copy_mapped(data, (const unsigned char *)notes->start[i], size);
+        copies[reads] = (struct iovec){ .iov_base = data, .iov_len = size };
+        mapped[reads] = (struct iovec){ .iov_base = (void *)notes->start[i], .iov_len = size };
+        reads++;
         data += size;
     }
-    if (count == 0) object->sections = NULL;
+    int error = notes->unreadable ? notes->unreadable : reads ? bh_read_own_memory(copies, mapped, reads, bytes, notes->careful) : 0;
+    if (error) {
+        /* Partly copied sections are not records: the object keeps none. */
+        object->section_count = 0;
+        bh_mark_unreadable_memory(object, error);
+    }
+    if (object->section_count == 0) object->sections = NULL;
     object->base = info->dlpi_addr;
     object->annotated = notes->annotated;
     object->source = BH_SOURCE_MEMORY;
@@ -186,13 +291,13 @@ int bh_candidate_init(bh_candidate *c, const struct dl_phdr_info *info, int is_m
     c->is_main = is_main;
     c->base = info->dlpi_addr;
     c->name = bh_strdup(info->dlpi_name);
-    c->phdrs = malloc(sizeof(ElfW(Phdr)) * (info->dlpi_phnum ? info->dlpi_phnum : 1));
+    c->phdrs = malloc(sizeof(ElfW(Phdr)) * (notes->phnum ? notes->phnum : 1));
     if (!c->name || !c->phdrs) {
         bh_candidate_free(c);
         return 0;
     }
-    memcpy(c->phdrs, info->dlpi_phdr, sizeof(ElfW(Phdr)) * info->dlpi_phnum);
-    c->phnum = info->dlpi_phnum;
+    memcpy(c->phdrs, notes->phdrs, sizeof(ElfW(Phdr)) * notes->phnum);
+    c->phnum = notes->phnum;
     memcpy(c->build_id, notes->build_id, notes->build_id_size);
     c->build_id_size = notes->build_id_size;
     return 1;

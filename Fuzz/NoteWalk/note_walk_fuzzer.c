@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     info.dlpi_phnum = 2;
 
     bh_memory_notes notes;
-    bh_memory_notes_read(&info, &notes);
+    bh_memory_notes_read(&info, 0, &notes);
     if (notes.build_id_size > BH_BUILD_ID_MAX) abort();
     if (notes.located) {
         bh_object *object = bh_read_from_memory(&info, &notes, info.dlpi_name);

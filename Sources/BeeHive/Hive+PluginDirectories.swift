@@ -34,7 +34,7 @@ extension Hive {
     ///   - trust: which owners and modes the folder, its plugins and the cache may have.
     /// - Returns: What is wrong with the folder's files, its cache and its declarations, and modules' plugins
     ///   that could not load; they are in `diagnostics` as well.
-    /// - Throws: `HiveError.pluginFolder` when the folder cannot be read or is not trusted.
+    /// - Throws: `HiveError.pluginFolder` when the folder is missing, cannot be read or is not trusted.
     @discardableResult
     public func addPluginDirectory(
         _ path: String, cache: PluginIndexCache? = .standard(), trust: PluginTrustPolicy = .strict
@@ -89,20 +89,29 @@ extension Hive {
     }
 
     /// Adds each folder listed in `BEEHIVE_PLUGIN_PATH` (colon-separated; empty entries are skipped; `$ORIGIN`
-    /// as in `addPluginDirectory(_:cache:trust:)`), as
-    /// `addPluginDirectory(_:cache:trust:)` does. `HiveHost` calls it at launch, before the modules start.
+    /// as in `addPluginDirectory(_:cache:trust:)`), as `addPluginDirectory(_:cache:trust:)` does. `HiveHost`
+    /// calls it at launch, before the modules start.
     ///
-    /// - Throws: `HiveError.pluginFolder` for the first folder that cannot be read or is not trusted; the
-    ///   folders before it are added.
+    /// A folder that does not exist is skipped with a warning (`HiveDiagnostic.pluginFolderMissing`), as the
+    /// loader skips a missing `LD_LIBRARY_PATH` entry. A folder that cannot be used (not trusted, not a folder,
+    /// unreadable) is skipped with `HiveDiagnostic.pluginRefused`, and the folders after it are still added.
+    /// Both are in `diagnostics` as well.
     @discardableResult
     public func addPluginDirectories(
         fromEnvironment environment: [String: String] = ProcessInfo.processInfo.environment,
         cache: PluginIndexCache? = .standard(), trust: PluginTrustPolicy = .strict
-    ) throws(HiveError) -> [HiveDiagnostic] {
+    ) -> [HiveDiagnostic] {
         guard let list = environment[Self.pluginPathVariable] else { return [] }
         var found: [HiveDiagnostic] = []
         for folder in list.split(separator: ":", omittingEmptySubsequences: true) {
-            found += try addPluginDirectory(String(folder), cache: cache, trust: trust)
+            do throws(HiveError) {
+                found += try addPluginDirectory(String(folder), cache: cache, trust: trust)
+            } catch {
+                guard case .pluginFolder(let refusal) = error else { continue }
+                let problem: HiveDiagnostic = refusal.reason == .missing ? .pluginFolderMissing(path: refusal.path) : .pluginRefused(refusal)
+                record([problem])
+                found.append(problem)
+            }
         }
         return found
     }
@@ -153,7 +162,7 @@ extension Hive {
 
     /// Makes a plugin deferred again after its last unload, if a folder of this hive holds it and loaded it:
     /// its routes get their placeholders back, and the next first use loads it anew.
-    func pluginUnloaded(_ file: FileStamp) {
+    func pluginUnloaded(_ file: PluginFileStamp) {
         guard let (plugins, plugin) = pluginDirectories.plugin(matching: file), plugins.unloaded(path: plugin.path) else { return }
         pluginDirectories.unloaded(plugin)
         logger.info("plugin unloaded; deferred again", metadata: ["path": "\(plugin.path)"])

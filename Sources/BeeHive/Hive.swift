@@ -52,7 +52,7 @@ public final class Hive: Sendable {
         /// Loaded plugins by their loader identity, with how many loads are outstanding.
         var plugins: [UInt: (plugin: Plugin, loads: Int)] = [:]
         /// Plugins that stay mapped after their last unload, with their file as it was when first loaded.
-        var retiredPlugins: [UInt: FileStamp] = [:]
+        var retiredPlugins: [UInt: PluginFileStamp] = [:]
         var diagnostics: BoundedHistory<HiveDiagnostic>
         /// The objects the managers have been given, and the sequence number of the next registry diagnostic.
         var delivered = ObjectTable<ObjectAnnotations>()

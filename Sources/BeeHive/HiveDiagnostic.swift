@@ -18,8 +18,14 @@ public enum HiveDiagnostic: Sendable, CustomStringConvertible {
     /// A module of a plugin folder depends on a module that no indexed plugin, linked object or code
     /// registration provides: it would wait forever.
     case missingModuleDependency(module: String, dependency: String, plugin: String)
-    /// A plugin file of an added folder that the trust policy refuses; it is left out.
+    /// A plugin folder or plugin file that is refused, with its path and the fix: one the trust policy refuses
+    /// (others can write it, another user owns it), a file that is not ELF or is built for another machine, a
+    /// folder of `BEEHIVE_PLUGIN_PATH` that cannot be read. It is left out; `HiveHost.start()` fails on it like
+    /// on an unusable annotation (or logs it, with `.logProblems`).
     case pluginRefused(PluginAccessError)
+    /// A folder of `BEEHIVE_PLUGIN_PATH` that does not exist: skipped, as the loader skips a missing
+    /// `LD_LIBRARY_PATH` entry. A warning, not an error.
+    case pluginFolderMissing(path: String)
     /// Something wrong with a plugin folder's index cache; the folder was read without it.
     case pluginCache(PluginCacheDiagnostic)
     /// A plugin that carries modules could not be loaded at launch.
@@ -32,7 +38,7 @@ public enum HiveDiagnostic: Sendable, CustomStringConvertible {
         case .service, .pluginChangedSinceUnloaded, .pluginConflict, .missingModuleDependency, .pluginRefused,
             .pluginUnavailable:
             true
-        case .pluginCache: false
+        case .pluginCache, .pluginFolderMissing: false
         }
     }
 
@@ -48,6 +54,8 @@ public enum HiveDiagnostic: Sendable, CustomStringConvertible {
         case .missingModuleDependency(let module, let dependency, let plugin):
             "module \(module) of plugin \(plugin) depends on module \(dependency), which no plugin or linked object provides; add the plugin that provides it, or it never starts"
         case .pluginRefused(let error): error.description
+        case .pluginFolderMissing(let path):
+            "plugin folder \(path) of \(Hive.pluginPathVariable) does not exist; skipped: create it, or take it out of \(Hive.pluginPathVariable)"
         case .pluginCache(let diagnostic): diagnostic.description
         case .pluginUnavailable(let error): error.description
         }

@@ -14,7 +14,8 @@ public enum HiveError: Error, Sendable, CustomStringConvertible {
     case routing(RoutingError)
     /// `Hive.bootstrap(_:)` came after `Hive.shared` was first used.
     case alreadyBootstrapped
-    /// `HiveHost.start()` found annotations that are not in use (see `Hive.validateAnnotations()`).
+    /// `HiveHost.start()` found annotations that are not in use (see `Hive.validateAnnotations()`), or plugin
+    /// folders or files it refuses (`HiveDiagnostic.pluginRefused`).
     case invalidAnnotations([HiveDiagnostic])
     /// A plugin folder cannot be read or is not trusted (see `Hive.addPluginDirectory(_:cache:trust:)`).
     case pluginFolder(PluginAccessError)
@@ -32,7 +33,7 @@ public enum HiveError: Error, Sendable, CustomStringConvertible {
         case .routing(let error): error.description
         case .pluginFolder(let error): error.description
         case .invalidAnnotations(let problems):
-            (["\(problems.count) annotation(s) cannot be used; fix the names in the annotations (or link the objects that define them), or start the host with startupCheck: .logProblems to run without them:"]
+            (["\(problems.count) annotation(s) or plugin file(s) cannot be used; fix each as it says (the names in an annotation, or link the objects that define them), or start the host with startupCheck: .logProblems to run without them:"]
                 + problems.map { "  - \($0)" }).joined(separator: "\n")
         case .twoSwiftRuntimes(let executable):
             "\(executable) carries its own Swift runtime (built with --static-swift-stdlib) and loads libBeeHive.so, which uses the shared one (libswiftCore.so); two Swift runtimes in one process crash: depend on the BeeHiveStatic product for a --static-swift-stdlib build, or build without --static-swift-stdlib"

@@ -1,6 +1,7 @@
 import BeeHiveLocks
 import BeeHiveModules
 import BeeHiveRegistry
+import Foundation
 import Logging
 
 /// Runs a modular app for the life of a Linux process: BeeHive's `BHAppDelegate`.
@@ -14,12 +15,13 @@ import Logging
 /// `serve(untilShutdown:)`), which is linked into the app so that the app's own copy of ServiceLifecycle waits
 /// for the graceful shutdown.
 public final class HiveHost: Sendable {
-    /// What `start()` does when annotations cannot be used (see `Hive.validateAnnotations()`).
+    /// What `start()` does when annotations cannot be used (see `Hive.validateAnnotations()`), or plugin folders
+    /// or files are refused (`HiveDiagnostic.pluginRefused`).
     public enum StartupCheck: Sendable, Hashable {
         /// Fail with `HiveError.invalidAnnotations`, listing every problem: the default, so that a misspelt
-        /// type name is found at the first run rather than when someone misses the module.
+        /// type name or a plugin left out is found at the first run rather than when someone misses it.
         case failOnProblems
-        /// Log every problem as an error and start without those annotations.
+        /// Log every problem as an error and start without those annotations and plugins.
         case logProblems
     }
 
@@ -30,15 +32,23 @@ public final class HiveHost: Sendable {
     public let hive: Hive
     public let startupCheck: StartupCheck
     let logger: Logger
+    /// The variables `start()` reads (`BEEHIVE_PLUGIN_PATH`, and `XDG_CACHE_HOME` and `HOME` for the index
+    /// cache): the process's, or a test's.
+    private let environment: [String: String]?
     private let phase = Locked(Phase.idle)
 
-    public init(
+    public convenience init(
         hive: Hive = .shared, startupCheck: StartupCheck = .failOnProblems,
         logger: Logger = Logger(label: "beehive.host", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
+        self.init(hive: hive, startupCheck: startupCheck, logger: logger, environment: nil)
+    }
+
+    package init(hive: Hive, startupCheck: StartupCheck, logger: Logger, environment: [String: String]?) {
         self.hive = hive
         self.startupCheck = startupCheck
         self.logger = logger
+        self.environment = environment
     }
 
     /// Adds the plugin folders of `BEEHIVE_PLUGIN_PATH` (see `Hive.addPluginDirectories(fromEnvironment:cache:trust:)`),
@@ -46,9 +56,11 @@ public final class HiveHost: Sendable {
     /// splash are done. Calling it again after it succeeded, or while it runs, does nothing; after a failure,
     /// it tries again (fix the problem first: register the missing module, load the plugin...).
     ///
-    /// - Throws: `HiveError.pluginFolder` when a folder of `BEEHIVE_PLUGIN_PATH` cannot be used;
-    ///   `HiveError.invalidAnnotations` listing every unusable annotation (unless `startupCheck` is
-    ///   `.logProblems`); `HiveError.modules` when the modules cannot start; `HiveError.twoSwiftRuntimes`
+    /// A folder of `BEEHIVE_PLUGIN_PATH` that does not exist is logged as a warning and skipped. Refused plugin
+    /// folders and files (see `HiveDiagnostic.pluginRefused`) count as problems, like unusable annotations.
+    ///
+    /// - Throws: `HiveError.invalidAnnotations` listing every unusable annotation and every refused plugin
+    ///   folder or file (unless `startupCheck` is `.logProblems`); `HiveError.modules` when the modules cannot start; `HiveError.twoSwiftRuntimes`
     ///   when a `--static-swift-stdlib` executable links the dynamic core.
     public func start() async throws(HiveError) {
         // Before the first await: with two runtimes, the first suspension crashes.
@@ -73,9 +85,16 @@ public final class HiveHost: Sendable {
             logger.notice("discovery is off (BEEHIVE_DISCOVERY=0): annotations are not read; only modules, services and routes registered in code run")
         }
         // Plugins that carry modules load here, before the modules start; the others on first use.
-        try hive.addPluginDirectories()
+        let variables = environment ?? ProcessInfo.processInfo.environment
+        let cache = PluginIndexCache.standard(environment: variables)
+        if cache == nil, variables[Hive.pluginPathVariable]?.isEmpty == false {
+            logger.notice("the plugin index cache is off: neither XDG_CACHE_HOME nor HOME is an absolute path, so every start reads every plugin file; set XDG_CACHE_HOME or HOME to keep it")
+        }
+        let pluginDiagnostics = hive.addPluginDirectories(fromEnvironment: variables, cache: cache)
+        for warning in pluginDiagnostics where !warning.isError { logger.warning("\(warning)") }
+        let refused = pluginDiagnostics.filter { if case .pluginRefused = $0 { true } else { false } }
         let diagnostics = hive.refresh()
-        let problems = hive.validateAnnotations()
+        let problems = refused + hive.validateAnnotations()
         logger.info("starting modules", metadata: [
             "annotations": "\(hive.registry.records.count)", "diagnostics": "\(diagnostics.count)",
             "problems": "\(problems.count)",

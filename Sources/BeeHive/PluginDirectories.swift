@@ -179,7 +179,7 @@ final class PluginDirectories: Sendable {
     }
 
     /// The folder holding the plugin file that `file` describes, whatever path it was loaded by, and that plugin.
-    func plugin(matching file: FileStamp) -> (plugins: DeferredPlugins, plugin: IndexedPlugin)? {
+    func plugin(matching file: PluginFileStamp) -> (plugins: DeferredPlugins, plugin: IndexedPlugin)? {
         for folder in folders {
             if let plugin = folder.index.plugins.first(where: { $0.stamp.inode == file.inode && $0.stamp.device == file.device }) {
                 return (folder.plugins, plugin)

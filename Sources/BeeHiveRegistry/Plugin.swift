@@ -26,10 +26,10 @@ public final class Plugin: Sendable, CustomStringConvertible {
     /// Whether the library stays mapped after `unload()` because the Swift runtime has registered it.
     public let staysLoaded: Bool
     /// The file as it was when loaded, to tell whether it changed since.
-    public let file: FileStamp
+    public let file: PluginFileStamp
     private let handle: Mutex<UInt?>
 
-    private init(path: String, handle: UnsafeMutableRawPointer, staysLoaded: Bool, file: FileStamp) {
+    private init(path: String, handle: UnsafeMutableRawPointer, staysLoaded: Bool, file: PluginFileStamp) {
         self.path = path
         self.handle = Mutex(UInt(bitPattern: handle))
         self.identity = UInt(bitPattern: handle)
@@ -43,7 +43,7 @@ public final class Plugin: Sendable, CustomStringConvertible {
     /// - Throws: `PluginError` with `.emptyPath`, `.notFound`, `.notARegularFile` (a directory, a FIFO...),
     ///   `.notELF`, `.incompatible` (another architecture or Swift runtime), or `.loaderFailed` with the loader's message (a missing dependency, a wrong architecture).
     public static func load(atPath path: String) throws(PluginError) -> Plugin {
-        let file = try FileStamp.check(path)
+        let file = try stamp(checking: path)
         // Checked before dlopen: once mapped, a plugin that cannot join this process has already run its
         // constructors.
         if path.contains("/"), case .success(let linkage) = ObjectLinkage.read(atPath: path),
@@ -71,6 +71,31 @@ public final class Plugin: Sendable, CustomStringConvertible {
             dlclose(pinned)
         }
         return Plugin(path: path, handle: handle, staysLoaded: registersWithSwiftRuntime, file: file)
+    }
+
+    /// The stamp of a plugin file, or why it cannot be loaded.
+    private static func stamp(checking path: String) throws(PluginError) -> PluginFileStamp {
+        guard !path.isEmpty else {
+            throw PluginError(path: path, operation: .load, kind: .emptyPath, reason: "the path is empty")
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            // No slash: the loader searches its library path, so there is no file to check here.
+            if !path.contains("/") { return .searched }
+            throw PluginError(path: path, operation: .load, kind: .notFound, reason: String(cString: strerror(errno)))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            let kind = info.st_mode & S_IFMT == S_IFDIR ? "a directory" : "not a regular file"
+            throw PluginError(path: path, operation: .load, kind: .notARegularFile, reason: "it is \(kind)")
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        var magic: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+        let count = descriptor < 0 ? -1 : withUnsafeMutableBytes(of: &magic) { read(descriptor, $0.baseAddress, 4) }
+        if descriptor >= 0 { close(descriptor) }
+        guard count == 4, magic == (0x7F, 0x45, 0x4C, 0x46) else {
+            throw PluginError(path: path, operation: .load, kind: .notELF, reason: "it is not an ELF shared library")
+        }
+        return PluginFileStamp(info)
     }
 
     /// The identity of the object `path` names if it is loaded now, else nil. Takes no reference on it.
@@ -122,47 +147,6 @@ public final class Plugin: Sendable, CustomStringConvertible {
 
     private static func lastError() -> String {
         dlerror().map { String(cString: $0) } ?? "unknown dynamic loader error"
-    }
-}
-
-/// What identifies a file's content cheaply: device, inode, size and modification time.
-public struct FileStamp: Sendable, Hashable {
-    public let device: UInt64
-    public let inode: UInt64
-    public let size: Int64
-    public let modified: Int64
-    public let modifiedNanoseconds: Int64
-
-    /// The stamp of a plugin file, or why it cannot be one.
-    static func check(_ path: String) throws(PluginError) -> FileStamp {
-        guard !path.isEmpty else {
-            throw PluginError(path: path, operation: .load, kind: .emptyPath, reason: "the path is empty")
-        }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            // No slash: the loader searches its library path, so there is no file to check here.
-            if !path.contains("/") { return FileStamp(device: 0, inode: 0, size: 0, modified: 0, modifiedNanoseconds: 0) }
-            throw PluginError(path: path, operation: .load, kind: .notFound, reason: String(cString: strerror(errno)))
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            let kind = info.st_mode & S_IFMT == S_IFDIR ? "a directory" : "not a regular file"
-            throw PluginError(path: path, operation: .load, kind: .notARegularFile, reason: "it is \(kind)")
-        }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        var magic: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
-        let count = descriptor < 0 ? -1 : withUnsafeMutableBytes(of: &magic) { read(descriptor, $0.baseAddress, 4) }
-        if descriptor >= 0 { close(descriptor) }
-        guard count == 4, magic == (0x7F, 0x45, 0x4C, 0x46) else {
-            throw PluginError(path: path, operation: .load, kind: .notELF, reason: "it is not an ELF shared library")
-        }
-        return FileStamp(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modified: Int64(info.st_mtim.tv_sec), modifiedNanoseconds: Int64(info.st_mtim.tv_nsec))
-    }
-
-    /// The file's stamp now, or nil when it cannot be read.
-    public static func current(_ path: String) -> FileStamp? {
-        try? check(path)
     }
 }
 

@@ -1,4 +1,5 @@
-/// A plugin folder, plugin file or index cache that the host refuses to use, and why.
+/// A plugin folder, plugin file or index cache that the host refuses to use, and why; its description names the
+/// path and what to do about it.
 public struct PluginAccessError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What the path is to the host.
     public enum Role: String, Sendable, Hashable {
@@ -16,6 +17,13 @@ public struct PluginAccessError: Error, Sendable, Hashable, CustomStringConverti
         case unreadable(String)
         /// A folder was expected and this is not one.
         case notAFolder
+        /// Nothing is at the path.
+        case missing
+        /// A plugin file that is not an ELF file.
+        case notELF
+        /// A plugin file built for another machine (`file`) than this process runs on (`process`), named as
+        /// the architectures are usually spelt.
+        case otherArchitecture(file: String, process: String)
     }
 
     public let path: String
@@ -37,7 +45,14 @@ public struct PluginAccessError: Error, Sendable, Hashable, CustomStringConverti
             "refusing \(role.rawValue) \(path): it belongs to user \(uid), not to this process's user or root; "
                 + "change its owner, or loosen PluginTrustPolicy if that is intended"
         case .unreadable(let message): "cannot read \(role.rawValue) \(path): \(message)"
-        case .notAFolder: "\(role.rawValue) \(path) is not a folder"
+        case .notAFolder: "\(role.rawValue) \(path) is not a folder; give the path of a folder of plugins"
+        case .missing: "\(role.rawValue) \(path) does not exist; create it, or correct the path"
+        case .notELF:
+            "refusing \(role.rawValue) \(path): it is not an ELF shared library; remove it from the folder (every "
+                + "file named *.so or *.so.* there is taken for a plugin)"
+        case .otherArchitecture(let file, let process):
+            "refusing \(role.rawValue) \(path): it is built for \(file) and this process runs on \(process); "
+                + "rebuild it for this machine, or remove it from the folder"
         }
     }
 }

@@ -41,6 +41,19 @@ package struct PluginFileReader: ~Copyable {
         return SectionReader.annotations(of: object)
     }
 
+    /// The machine and class (`e_machine`, `EI_CLASS`) of the opened file's ELF header; nil when it has none.
+    var machine: (machine: UInt32, elfClass: UInt8)? {
+        guard descriptor >= 0 else { return nil }
+        var header = (UInt64(0), UInt64(0), UInt32(0))
+        let count = withUnsafeMutableBytes(of: &header) { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        return withUnsafeBytes(of: header) { bytes in
+            guard count == 20, bytes.starts(with: [0x7F, 0x45, 0x4C, 0x46]) else { return nil }
+            // EI_DATA 2: a big-endian file.
+            let machine = bytes[5] == 2 ? UInt32(bytes[18]) << 8 | UInt32(bytes[19]) : UInt32(bytes[19]) << 8 | UInt32(bytes[18])
+            return (machine, bytes[4])
+        }
+    }
+
     /// What the opened file holds (a file that is not a regular one is named, not read).
     consuming func read() -> ObjectAnnotations {
         guard let object, var status else { return failure ?? Self.outOfMemory(path) }

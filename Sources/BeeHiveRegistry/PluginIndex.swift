@@ -15,7 +15,8 @@ public struct PluginIndex: Sendable {
     public let plugins: [IndexedPlugin]
     /// What was wrong with files of the folder: unreadable or damaged files (left out) and bad records.
     public let problems: [RegistryDiagnostic]
-    /// Plugin files refused by the trust policy; they are left out.
+    /// Plugin files refused: by the trust policy, for not being ELF files, or for being built for another
+    /// machine. They are left out.
     public let refused: [PluginAccessError]
     /// What was wrong with the cache (it was rebuilt, or not written).
     public let cacheDiagnostics: [PluginCacheDiagnostic]
@@ -23,7 +24,8 @@ public struct PluginIndex: Sendable {
 
     /// Indexes `folder`, reading from and refreshing `cache` when there is one.
     ///
-    /// - Throws: `PluginAccessError` when the folder cannot be read or the trust policy refuses it.
+    /// - Throws: `PluginAccessError` when the folder is missing (reason `missing`), cannot be read, or the trust
+    ///   policy refuses it.
     public static func build(
         folder: String, cache: PluginIndexCache? = .standard(), trust: PluginTrustPolicy = .strict
     ) throws(PluginAccessError) -> PluginIndex {
@@ -35,7 +37,8 @@ public struct PluginIndex: Sendable {
         folder given: String, cache: PluginIndexCache?, trust: PluginTrustPolicy, reading: @Sendable (String) -> Void
     ) throws(PluginAccessError) -> PluginIndex {
         guard let resolved = realpath(given, nil) else {
-            throw PluginAccessError(path: given, role: .folder, reason: .unreadable(String(cString: strerror(errno))))
+            let code = errno
+            throw PluginAccessError(path: given, role: .folder, reason: code == ENOENT ? .missing : .unreadable(String(cString: strerror(code))))
         }
         let folder = String(cString: resolved)
         free(resolved)
@@ -171,8 +174,14 @@ public struct PluginIndex: Sendable {
         if opened.st_mode & S_IFMT == S_IFREG, let refusal = trust.refusal(of: file.path, .plugin, status: opened, user: user) {
             return FileOutcome(refusal: refusal)
         }
+        if opened.st_mode & S_IFMT == S_IFREG, let refusal = architectureRefusal(of: file.path, reader.machine) {
+            return FileOutcome(refusal: refusal)
+        }
         reading(file.path)
         let read = reader.read()
+        if read.diagnostics.contains(where: { $0.kind == .notELF }) {
+            return FileOutcome(refusal: PluginAccessError(path: file.path, role: .plugin, reason: .notELF))
+        }
         if read.diagnostics.contains(where: \.isUnreadableFile) { return FileOutcome(problems: read.diagnostics) }
         // A file replaced since it was listed is indexed but not cached. One written to while it is read is cached
         // under the stamp taken before reading, which the next index finds changed.
@@ -182,6 +191,18 @@ public struct PluginIndex: Sendable {
             path: file.path, fileName: file.name, stamp: steady ? stamp : PluginFileStamp.unsteady,
             buildID: read.object.buildID, isAnnotated: read.isAnnotated, records: read.records, isFromCache: false)
         return FileOutcome(plugin: plugin, problems: read.diagnostics)
+    }
+
+    /// The refusal of an ELF file built for another machine than this process runs on; nil for this machine's,
+    /// and for a file with no ELF header, which the reader reports.
+    private static func architectureRefusal(of path: String, _ header: (machine: UInt32, elfClass: UInt8)?) -> PluginAccessError? {
+        let own = ObjectLinkage.processMachine
+        guard let header, header.machine != own.machine || header.elfClass != own.elfClass else { return nil }
+        return PluginAccessError(
+            path: path, role: .plugin,
+            reason: .otherArchitecture(
+                file: ObjectLinkage.architectureName(machine: header.machine, elfClass: header.elfClass),
+                process: ObjectLinkage.architectureName(machine: own.machine, elfClass: own.elfClass)))
     }
 
     /// `read` applied to every file, in order. Many files are read on every core: each is a few system calls
@@ -269,11 +290,6 @@ public struct PluginIndex: Sendable {
         }
         return false
     }
-}
-
-extension PluginFileStamp {
-    /// Marks a plugin whose file changed while it was read; it is never written to the cache.
-    static let unsteady = PluginFileStamp(size: -1, modified: .init(seconds: 0, nanoseconds: 0), changed: .init(seconds: 0, nanoseconds: 0), inode: 0, device: 0)
 }
 
 extension RegistryDiagnostic {

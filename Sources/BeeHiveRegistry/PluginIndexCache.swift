@@ -72,6 +72,8 @@ public struct PluginIndexCache: Sendable, Hashable {
             switch error {
             case .foreign(let other): return (nil, [PluginCacheDiagnostic(.foreign(folder: other), path: path)])
             case .corrupt(let reason): return (nil, [PluginCacheDiagnostic(.corrupt(reason: reason), path: path)])
+            // Rebuilt without a word: a cache of another format is what every upgrade leaves behind.
+            case .otherVersion: return (nil, [])
             }
         }
     }

@@ -5,11 +5,11 @@ import Glibc
 /// The cache file's binary format, read without splitting or copying: a warm start decodes it in place.
 ///
 /// ```
-/// header   "BHPINDEX"  version: u32 (3)  zero: u32  checksum: u64 (of everything after the header)
+/// header   "BHPINDEX"  version: u32 (4)  zero: u32  checksum: u64 (of everything after the header)
 /// folder   its path, NUL-terminated
 /// count    u32, then each plugin, ordered by the bytes of its file name:
 ///   name length: u16, name
-///   size, modified seconds, modified nanoseconds, changed seconds, changed nanoseconds: i64; inode, device: u64
+///   device, inode: u64; size, modified seconds, modified nanoseconds, changed seconds, changed nanoseconds: i64
 ///   flags: u8 (1 annotated, 2 has a build-id), build-id length: u8, build-id (hex)
 ///   section count: u8, then each section: section number (SectionName.all): u8, record count: u32,
 ///   image length: u32, image (the plugin's records at their offsets in the section, NUL after each),
@@ -27,7 +27,7 @@ import Glibc
 /// who could as well have forged the text.
 package enum PluginIndexCacheFormat {
     static let magic: StaticString = "BHPINDEX"
-    static let version: UInt32 = 3
+    static let version: UInt32 = 4
     static let headerSize = 24
     /// The bytes of one record's layout.
     static let layoutSize = 30
@@ -35,6 +35,8 @@ package enum PluginIndexCacheFormat {
     package enum Failure: Error {
         case corrupt(String)
         case foreign(String)
+        /// Written by a build of BeeHive with another cache format: expected after an upgrade, not damage.
+        case otherVersion
     }
 
     /// A plugin as the cache remembers it: its fields, and where its sections lie in the cache's bytes.
@@ -82,13 +84,13 @@ package enum PluginIndexCacheFormat {
             let stamp = plugin.stamp
             let buildID = plugin.buildID ?? ""
             appendFields(58, to: &out) { fields in
-                store(stamp.size, at: 0, in: fields)
-                store(stamp.modified.seconds, at: 8, in: fields)
-                store(stamp.modified.nanoseconds, at: 16, in: fields)
-                store(stamp.changed.seconds, at: 24, in: fields)
-                store(stamp.changed.nanoseconds, at: 32, in: fields)
-                store(stamp.inode, at: 40, in: fields)
-                store(stamp.device, at: 48, in: fields)
+                store(stamp.device, at: 0, in: fields)
+                store(stamp.inode, at: 8, in: fields)
+                store(stamp.size, at: 16, in: fields)
+                store(stamp.modified.seconds, at: 24, in: fields)
+                store(stamp.modified.nanoseconds, at: 32, in: fields)
+                store(stamp.changed.seconds, at: 40, in: fields)
+                store(stamp.changed.nanoseconds, at: 48, in: fields)
                 fields[56] = (plugin.isAnnotated ? 1 : 0) | (plugin.buildID == nil ? 0 : 2)
                 fields[57] = UInt8(min(buildID.utf8.count, Int(UInt8.max)))
             }
@@ -169,7 +171,7 @@ package enum PluginIndexCacheFormat {
             throw .corrupt(textFormat ? "the text format of an older BeeHive" : "not a plugin index cache (no BHPINDEX header)")
         }
         var reader = Reader(raw, at: magic.utf8CodeUnitCount)
-        guard reader.u32() == version else { throw .corrupt("written by another version of BeeHive") }
+        guard reader.u32() == version else { throw .otherVersion }
         guard reader.u32() == 0 else { throw .corrupt("bad header") }
         guard reader.u64() == checksum(UnsafeRawBufferPointer(rebasing: raw[headerSize...])) else {
             throw .corrupt("checksum mismatch (damaged or cut short)")
@@ -408,8 +410,8 @@ package enum PluginIndexCacheFormat {
         /// One plugin entry; its sections are checked for length and section number, their layouts later.
         mutating func entry() -> (name: UnsafeRawBufferPointer, entry: Entry)? {
             guard let nameLength = integer(UInt16.self), let name = bytes(UInt32(nameLength)),
-                let size = i64(), let modified = i64(), let modifiedNanoseconds = i64(), let changed = i64(),
-                let changedNanoseconds = i64(), let inode = u64(), let device = u64(),
+                let device = u64(), let inode = u64(), let size = i64(), let modified = i64(),
+                let modifiedNanoseconds = i64(), let changed = i64(), let changedNanoseconds = i64(),
                 let flags = u8(), flags & ~3 == 0, let buildIDLength = u8(), let buildID = bytes(UInt32(buildIDLength)),
                 flags & 2 != 0 || buildIDLength == 0,
                 let sectionCount = u8(), Int(sectionCount) <= SectionName.all.count
@@ -423,8 +425,8 @@ package enum PluginIndexCacheFormat {
                 recordCount += Int(count)
             }
             let stamp = PluginFileStamp(
-                size: size, modified: .init(seconds: modified, nanoseconds: modifiedNanoseconds),
-                changed: .init(seconds: changed, nanoseconds: changedNanoseconds), inode: inode, device: device)
+                device: device, inode: inode, size: size, modified: .init(seconds: modified, nanoseconds: modifiedNanoseconds),
+                changed: .init(seconds: changed, nanoseconds: changedNanoseconds))
             return (
                 name,
                 Entry(

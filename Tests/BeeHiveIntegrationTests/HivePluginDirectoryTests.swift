@@ -425,7 +425,7 @@ struct DeferredPluginFolder {
             "DEFERRED_MODULE=BeeHiveIntegrationTests.NoSuchDeferredModule", "DEFERRED_MODULE_DEPENDS=\"Nowhere.Provider\"",
         ])
         let hive = Hive(registry: AnnotationRegistry(source: OwnObjectsSource(first.files[0], second.files[0], second.files[1])))
-        let found = try hive.addPluginDirectories(
+        let found = hive.addPluginDirectories(
             fromEnvironment: [Hive.pluginPathVariable: "\(first.path)::\(second.path)"], cache: nil)
         let conflicts = found.compactMap { diagnostic -> PluginConflict? in
             if case .pluginConflict(let conflict) = diagnostic { conflict } else { nil }

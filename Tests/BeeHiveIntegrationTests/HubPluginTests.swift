@@ -48,6 +48,7 @@ final class HubLoaderModule: Module, @unchecked Sendable {
 final class HubLoadedModule: HiveRecordingModule, @unchecked Sendable { override class var tag: String { "hub-plugin.loaded" } }
 final class HubCountedModule: HiveRecordingModule, @unchecked Sendable { override class var tag: String { "hub-count" } }
 final class HubStayingModule: HiveRecordingModule, @unchecked Sendable { override class var tag: String { "hub-staying" } }
+final class HubRewrittenModule: HiveRecordingModule, @unchecked Sendable { override class var tag: String { "hub-rewritten" } }
 
 protocol HubPluginService: Sendable { func name() -> String }
 
@@ -159,6 +160,61 @@ final class HubServiceUserModule: Module, @unchecked Sendable {
         #expect(hive.diagnostics.allSatisfy { if case .pluginChangedSinceUnloaded = $0 { true } else { false } })
         #expect(hiveEvents.entries(withPrefix: "hub-staying.").filter { $0 == "setUp" }.count == 2)
         #expect(throws: HiveError.self) { try hive.unloadPlugin(atPath: library.path) }
+    }
+
+    /// A staying plugin whose file is rewritten and given its old modification time is not brought back, both
+    /// ways a deployment does it: written in place (`rsync --inplace --times`: same device, inode, size and
+    /// modification time, so only the change time tells), and `cp -p` of a new build renamed over it (same
+    /// modification time, new inode and change time). `cp -p` straight onto the file is not tried: it truncates
+    /// the mapped library, which discards its relocated pages, and the process crashes at exit.
+    @Test func aStayingPluginRewrittenWithItsOldModificationTimeIsNotBroughtBack() async throws {
+        let built = try SystemTools.cPlugin(
+            "hub.c", defines: ["HUB_MODULE=BeeHiveIntegrationTests.HubRewrittenModule", "HUB_SWIFT_LIKE"])
+        let folder = try FixtureHost.temporaryDirectory("hub-cp-p")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A name of its own: the hive sees objects by file name, and another test loads a copy of the same build.
+        let library = try SystemTools.copy(built, into: folder, as: "libhub-rewritten.so")
+        let kept = folder.appending(path: "kept.so")
+        try SystemTools.run("cp", ["-p", library.path, kept.path])
+        let hive = Hive(registry: AnnotationRegistry(source: OwnObjectsSource(library)))
+        try await HiveHost(hive: hive).start()
+        try hive.loadPlugin(atPath: library.path)
+        #expect(hive.modules.modules.map(\.name) == ["BeeHiveIntegrationTests.HubRewrittenModule"])
+        try hive.unloadPlugin(atPath: library.path)
+        #expect(Plugin.loadedIdentity(atPath: library.path) != nil, "the plugin should stay mapped")
+        func expectRefused() {
+            #expect {
+                try hive.loadPlugin(atPath: library.path)
+            } throws: { error in
+                guard case HiveError.pluginChangedSinceUnloaded(let path) = error else { return false }
+                return path.hasSuffix("/" + library.lastPathComponent)
+            }
+            #expect(hive.modules.modules.isEmpty)
+        }
+
+        var before = stat()
+        #expect(stat(library.path, &before) == 0)
+        var after = stat()
+        // The same bytes into the same inode, without truncating it, then its old times back; again until the
+        // change time, kept at the kernel's clock tick, moved.
+        for _ in 0..<100 {
+            try SystemTools.run("dd", ["if=\(kept.path)", "of=\(library.path)", "conv=notrunc", "status=none"])
+            try SystemTools.run("touch", ["-r", kept.path, library.path])
+            #expect(stat(library.path, &after) == 0)
+            if (after.st_ctim.tv_sec, after.st_ctim.tv_nsec) != (before.st_ctim.tv_sec, before.st_ctim.tv_nsec) { break }
+        }
+        #expect((after.st_dev, after.st_ino, after.st_size) == (before.st_dev, before.st_ino, before.st_size))
+        #expect((after.st_mtim.tv_sec, after.st_mtim.tv_nsec) == (before.st_mtim.tv_sec, before.st_mtim.tv_nsec))
+        #expect((after.st_ctim.tv_sec, after.st_ctim.tv_nsec) != (before.st_ctim.tv_sec, before.st_ctim.tv_nsec))
+        expectRefused()
+
+        let staged = folder.appending(path: "staged.so")
+        try SystemTools.run("cp", ["-p", kept.path, staged.path])
+        #expect(rename(staged.path, library.path) == 0)
+        #expect(stat(library.path, &after) == 0)
+        #expect(after.st_ino != before.st_ino)
+        #expect((after.st_mtim.tv_sec, after.st_mtim.tv_nsec) == (before.st_mtim.tv_sec, before.st_mtim.tv_nsec))
+        expectRefused()
     }
 
     @Test func emptyPathDirectoryAndNonELFAreTypedErrors() throws {

@@ -46,6 +46,28 @@ import Testing
         #expect(readsAgain.isEmpty && again.plugins.count == 2)
     }
 
+    /// A cache in the format of another BeeHive build (what every upgrade leaves) is rebuilt without a
+    /// diagnostic, and the rebuilt one is read warm.
+    @Test func cacheOfAnotherFormatIsRebuiltSilently() throws {
+        let folder = try PluginFolder()
+        defer { folder.remove() }
+        for index in 0..<2 { try folder.addPlugin(index) }
+        _ = try folder.index()
+        let cacheFile = folder.cache.file(forFolder: try #require(realpathString(folder.path)))
+        var older = [UInt8](try Data(contentsOf: URL(filePath: cacheFile)))
+        // The version follows the 8-byte magic.
+        #expect(older[8..<12].elementsEqual([4, 0, 0, 0]))
+        older[8] = 3
+        try Data(older).write(to: URL(filePath: cacheFile))
+        let (index, reads) = try folder.index()
+        #expect(reads.count == 2 && index.plugins.count == 2)
+        #expect(index.cacheDiagnostics.isEmpty)
+        let rewritten = [UInt8](try Data(contentsOf: URL(filePath: cacheFile)))
+        #expect(rewritten[8] == 4)
+        let (_, warmReads) = try folder.index()
+        #expect(warmReads.isEmpty)
+    }
+
     @Test func corruptCacheIsRebuiltWithADiagnostic() throws {
         let folder = try PluginFolder()
         defer { folder.remove() }
