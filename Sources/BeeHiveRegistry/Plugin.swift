@@ -20,13 +20,13 @@ public final class Plugin: Sendable, CustomStringConvertible {
     /// The path the plugin was loaded from, as given.
     public let path: String
     /// The loaded object's path as the loader and discovery name it (the path after the loader's search).
-    public let objectPath: String
+    package let objectPath: String
     /// The loader's entry for the object: the same for every spelling of its path while it stays loaded.
-    public let identity: UInt
+    package let identity: UInt
     /// Whether the library stays mapped after `unload()` because the Swift runtime has registered it.
-    public let staysLoaded: Bool
+    package let staysLoaded: Bool
     /// The file as it was when loaded, to tell whether it changed since.
-    public let file: FileStamp
+    package let file: FileStamp
     private let handle: Mutex<UInt?>
 
     private init(path: String, handle: UnsafeMutableRawPointer, staysLoaded: Bool, file: FileStamp) {
@@ -74,7 +74,7 @@ public final class Plugin: Sendable, CustomStringConvertible {
     }
 
     /// The identity of the object `path` names if it is loaded now, else nil. Takes no reference on it.
-    public static func loadedIdentity(atPath path: String) -> UInt? {
+    package static func loadedIdentity(atPath path: String) -> UInt? {
         guard !path.isEmpty, let handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD) else { return nil }
         defer { dlclose(handle) }
         return UInt(bitPattern: handle)
@@ -126,12 +126,12 @@ public final class Plugin: Sendable, CustomStringConvertible {
 }
 
 /// What identifies a file's content cheaply: device, inode, size and modification time.
-public struct FileStamp: Sendable, Hashable {
-    public let device: UInt64
-    public let inode: UInt64
-    public let size: Int64
-    public let modified: Int64
-    public let modifiedNanoseconds: Int64
+package struct FileStamp: Sendable, Hashable {
+    package let device: UInt64
+    package let inode: UInt64
+    package let size: Int64
+    package let modified: Int64
+    package let modifiedNanoseconds: Int64
 
     /// The stamp of a plugin file, or why it cannot be one.
     static func check(_ path: String) throws(PluginError) -> FileStamp {
@@ -161,7 +161,7 @@ public struct FileStamp: Sendable, Hashable {
     }
 
     /// The file's stamp now, or nil when it cannot be read.
-    public static func current(_ path: String) -> FileStamp? {
+    package static func current(_ path: String) -> FileStamp? {
         try? check(path)
     }
 }
@@ -192,7 +192,7 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The dynamic loader's or the system's message.
     public let reason: String
 
-    public init(path: String, operation: Operation, kind: Kind, reason: String) {
+    package init(path: String, operation: Operation, kind: Kind, reason: String) {
         self.path = path
         self.operation = operation
         self.kind = kind
