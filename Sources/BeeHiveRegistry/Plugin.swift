@@ -24,7 +24,8 @@ public final class Plugin: Sendable, CustomStringConvertible {
     /// The loader's entry for the object: the same for every spelling of its path while it stays loaded.
     package let identity: UInt
     /// Whether the library stays mapped after `unload()` because the Swift runtime has registered it.
-    package let staysLoaded: Bool
+    @_spi(BeeHiveInternals)
+    public let staysLoaded: Bool
     /// The file as it was when loaded, to tell whether it changed since.
     package let file: FileStamp
     private let handle: Mutex<UInt?>
