@@ -1,7 +1,7 @@
-import BeeHiveModules
-import BeeHiveRegistry
-import BeeHiveRouter
-import BeeHiveServices
+@_spi(BeeHiveInternals) import BeeHiveModules
+@_spi(BeeHiveInternals) import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRouter
+@_spi(BeeHiveInternals) import BeeHiveServices
 
 extension Hive {
     /// What this hive has registered now, as the graph `beehive graph` draws from files: the modules in the

@@ -1,8 +1,8 @@
 import BeeHiveLocks
-import BeeHiveModules
-import BeeHiveRegistry
-import BeeHiveRouter
-import BeeHiveServices
+@_spi(BeeHiveInternals) import BeeHiveModules
+@_spi(BeeHiveInternals) import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRouter
+@_spi(BeeHiveInternals) import BeeHiveServices
 import Logging
 
 /// The hub of a modular app (BeeHive's `BeeHive` object): the annotation registry and the managers it feeds.

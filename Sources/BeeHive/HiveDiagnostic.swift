@@ -1,6 +1,6 @@
-import BeeHiveModules
-import BeeHiveRegistry
-import BeeHiveServices
+@_spi(BeeHiveInternals) import BeeHiveModules
+@_spi(BeeHiveInternals) import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveServices
 
 /// Anything a layer reported while the hive took in annotations: the registry's findings about objects and
 /// records, the module manager's, the router's, and services that do not resolve.

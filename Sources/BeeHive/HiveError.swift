@@ -1,6 +1,6 @@
-import BeeHiveModules
-import BeeHiveRegistry
-import BeeHiveRouter
+@_spi(BeeHiveInternals) import BeeHiveModules
+@_spi(BeeHiveInternals) import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRouter
 
 /// Why the hive or its host could not do what was asked.
 public enum HiveError: Error, Sendable, CustomStringConvertible {

@@ -1,6 +1,6 @@
-import BeeHiveModules
-import BeeHiveRouter
-import BeeHiveServices
+@_spi(BeeHiveInternals) import BeeHiveModules
+@_spi(BeeHiveInternals) import BeeHiveRouter
+@_spi(BeeHiveInternals) import BeeHiveServices
 
 extension ModuleContext {
     /// The hive whose module manager runs this hook; nil for a manager used without a hive.

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// A plugin of a plugin folder that was loaded the first time something it declares was asked for: which file,
 /// and what was asked for (a service, a route, a target). `Hive.pluginsLoadedOnFirstUse` lists them in order.

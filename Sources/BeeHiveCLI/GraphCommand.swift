@@ -1,5 +1,5 @@
 import ArgumentParser
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// `beehive graph FILE... [--format dot|mermaid]`: what the files declare, as a graph to render.
 struct GraphCommand: ParsableCommand {

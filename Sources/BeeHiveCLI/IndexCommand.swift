@@ -1,5 +1,5 @@
 import ArgumentParser
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Foundation
 
 /// `beehive index DIR... [--json] [--cache-dir DIR] [--no-cache]`: what every plugin of a folder declares,

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// What `beehive inspect` reports for a set of files: their records, with parsed fields, and what is wrong with
 /// them, as a table or as the JSON document described in docs/registry.md.

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// One thing wrong with the annotations of the linted binaries, with the file, section and record involved.
 public struct LintFinding: Sendable, Hashable, CustomStringConvertible {

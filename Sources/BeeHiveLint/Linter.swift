@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// Checks the BeeHive annotations of built executables and shared libraries, offline, before they run.
 ///

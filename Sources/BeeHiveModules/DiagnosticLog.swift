@@ -1,5 +1,5 @@
 import BeeHiveLocks
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Logging
 
 /// Keeps, logs and forwards the manager's diagnostics. Shared with the watchdog, which reports from its own

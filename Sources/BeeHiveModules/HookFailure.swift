@@ -4,7 +4,7 @@ public struct HookFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public let event: ModuleEvent
     public let error: any Error
 
-    public init(module: String, event: ModuleEvent, error: any Error) {
+    package init(module: String, event: ModuleEvent, error: any Error) {
         self.module = module
         self.event = event
         self.error = error

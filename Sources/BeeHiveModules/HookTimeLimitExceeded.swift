@@ -4,7 +4,7 @@
 public struct HookTimeLimitExceeded: Error, Sendable, Hashable, CustomStringConvertible {
     public let limit: Duration
 
-    public init(limit: Duration) {
+    package init(limit: Duration) {
         self.limit = limit
     }
 

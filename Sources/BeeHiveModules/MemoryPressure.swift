@@ -6,7 +6,7 @@ public struct MemoryPressure: Sendable, Hashable, CustomStringConvertible {
     /// the threshold.
     public let stallPercentage: Double?
 
-    public init(eventIncreases: [String: Int], stallPercentage: Double?) {
+    package init(eventIncreases: [String: Int], stallPercentage: Double?) {
         self.eventIncreases = eventIncreases
         self.stallPercentage = stallPercentage
     }

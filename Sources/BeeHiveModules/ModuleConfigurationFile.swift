@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Foundation
 
 /// Reads BeeHive's module list: a dictionary whose `moduleClasses` array holds one dictionary per module,

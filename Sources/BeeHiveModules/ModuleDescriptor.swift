@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// What the manager knows about one registered module: its name, its place in the order and its source.
 public struct ModuleDescriptor: Sendable, Hashable, CustomStringConvertible {
@@ -12,7 +12,7 @@ public struct ModuleDescriptor: Sendable, Hashable, CustomStringConvertible {
     public let dependencies: [String]
     public let source: ModuleSource
 
-    public init(
+    package init(
         name: String, level: ModuleLevel, priority: Int, isAsync: Bool, dependencies: [String], source: ModuleSource
     ) {
         self.name = name

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// Something the manager reports without refusing: duplicates, unresolvable records, failing or blocking
 /// hooks. Every diagnostic is also logged.
@@ -27,7 +27,7 @@ public struct ModuleDiagnostic: Sendable, CustomStringConvertible {
 
     public let kind: Kind
 
-    public init(_ kind: Kind) {
+    package init(_ kind: Kind) {
         self.kind = kind
     }
 

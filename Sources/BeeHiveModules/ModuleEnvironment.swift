@@ -6,7 +6,7 @@ public enum ModuleEnvironment: String, Sendable, Hashable, CaseIterable, CustomS
     public static let variableName = "BEEHIVE_ENV"
 
     /// Reads `dev`, `test`, `stage`, `prod` and their long forms, in any case.
-    public init(parsing text: String) throws(ModuleError) {
+    package init(parsing text: String) throws(ModuleError) {
         switch text.lowercased() {
         case "dev", "development": self = .dev
         case "test", "testing": self = .test
@@ -17,7 +17,7 @@ public enum ModuleEnvironment: String, Sendable, Hashable, CaseIterable, CustomS
     }
 
     /// The environment named by `variable` in `environment`, or nil when the variable is unset or empty.
-    public static func fromVariable(
+    package static func fromVariable(
         _ variable: String = variableName, in environment: [String: String]
     ) throws(ModuleError) -> ModuleEnvironment? {
         guard let value = environment[variable], !value.isEmpty else { return nil }

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// Why the module manager refused something. Each message names the module, file or record involved.
 public enum ModuleError: Error, Sendable, Equatable, CustomStringConvertible {

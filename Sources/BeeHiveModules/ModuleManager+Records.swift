@@ -1,5 +1,6 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
+@_spi(BeeHiveInternals)
 extension ModuleManager: RecordConsumer {
     /// One module registered from a `BeeHiveMod`/`BeeHiveModule` record.
     public struct Token: Sendable, Hashable {

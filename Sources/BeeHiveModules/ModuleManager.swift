@@ -1,5 +1,5 @@
 import BeeHiveLocks
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Dispatch
 import Logging
 import Synchronization
@@ -58,11 +58,11 @@ public final class ModuleManager: Sendable {
 
     public let config: ConfigStore
     public let launchOptions: LaunchOptions
-    public let failurePolicy: FailurePolicy
+    package let failurePolicy: FailurePolicy
     /// How long each launch hook may run, unless the module says otherwise; nil for no limit.
-    public let launchTimeLimit: Duration?
+    package let launchTimeLimit: Duration?
     /// How long each shutdown hook may run, unless the module says otherwise; nil for no limit.
-    public let shutdownTimeLimit: Duration?
+    package let shutdownTimeLimit: Duration?
     public let profiler: TimeProfiler
     /// nil when the configuration sets no threshold.
     public let watchdog: Watchdog?

@@ -1,13 +1,13 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// The one order every module is set up, initialized and notified in, whatever registered it: `LaunchOrder`'s
 /// rule (level, then priority, then name, a module always after the modules it depends on), which
 /// `HiveGraph` draws too. Dependencies on modules that are not in the set are ignored here; the manager
 /// checks them.
-public enum ModuleOrder {
+package enum ModuleOrder {
     /// The descriptors in order.
     /// - Throws: `ModuleError.dependencyCycle` naming the modules of one cycle.
-    public static func sorted(_ descriptors: [ModuleDescriptor]) throws(ModuleError) -> [ModuleDescriptor] {
+    package static func sorted(_ descriptors: [ModuleDescriptor]) throws(ModuleError) -> [ModuleDescriptor] {
         let arrangement = arrange(descriptors)
         if let cycle = arrangement.cycle { throw .dependencyCycle(cycle) }
         return arrangement.order

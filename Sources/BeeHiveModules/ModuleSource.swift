@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// Where a module's registration came from.
 public enum ModuleSource: Sendable, Hashable, CustomStringConvertible {

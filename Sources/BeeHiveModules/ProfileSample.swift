@@ -8,7 +8,7 @@ public struct ProfileSample: Sendable, Hashable {
     /// The kernel thread id the hook ran on: asynchronous inits show on their own threads.
     public let thread: Int
 
-    public init(module: String, event: ModuleEvent, start: Duration, duration: Duration, thread: Int) {
+    package init(module: String, event: ModuleEvent, start: Duration, duration: Duration, thread: Int) {
         self.module = module
         self.event = event
         self.start = start

@@ -9,7 +9,7 @@ public final class TimeProfiler: Sendable {
     public let isEnabled: Bool
     /// Samples beyond this are counted in `droppedSamples` instead of kept, so a long-running process
     /// that leaves profiling on does not grow without bound.
-    public let maximumSamples: Int
+    package let maximumSamples: Int
 
     private struct State {
         var samples: [ProfileSample] = []
@@ -19,7 +19,7 @@ public final class TimeProfiler: Sendable {
     private let origin = MonotonicClock.now()
     private let state = Locked(State())
 
-    public init(isEnabled: Bool, maximumSamples: Int = 100_000) {
+    package init(isEnabled: Bool, maximumSamples: Int = 100_000) {
         self.isEnabled = isEnabled
         self.maximumSamples = maximumSamples
     }
@@ -28,7 +28,7 @@ public final class TimeProfiler: Sendable {
         state.withLock { $0.samples }
     }
 
-    public var droppedSamples: Int {
+    package var droppedSamples: Int {
         state.withLock { $0.dropped }
     }
 

@@ -1,5 +1,5 @@
 import BeeHiveLocks
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Dispatch
 import Synchronization
 
@@ -10,9 +10,9 @@ import Synchronization
 /// has not changed for a whole threshold is a hook that has blocked at least that long. The timer runs only
 /// while dispatches are under way.
 public final class Watchdog: Sendable {
-    public let threshold: Duration
+    package let threshold: Duration
     /// How many reports `reports` keeps, the newest.
-    public let reportLimit: Int
+    package let reportLimit: Int
 
     private struct Watched {
         let slot: WatchdogSlot

@@ -6,7 +6,7 @@ public struct WatchdogReport: Sendable, Hashable, CustomStringConvertible {
     /// How long the hook had been running when it was reported, at least.
     public let blockedFor: Duration
 
-    public init(module: String, event: ModuleEvent, threshold: Duration, blockedFor: Duration) {
+    package init(module: String, event: ModuleEvent, threshold: Duration, blockedFor: Duration) {
         self.module = module
         self.event = event
         self.threshold = threshold

@@ -41,7 +41,7 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
     /// Where the fields lie, for a record read in place; unused otherwise.
     private let layout: RecordLayout
 
-    public init(payload: Payload, text: String, origin: RecordOrigin) {
+    package init(payload: Payload, text: String, origin: RecordOrigin) {
         storage = .value(RecordValue(payload: payload, text: text, origin: origin))
         layout = RecordLayout(offset: origin.offset, start: 0, length: 0, kind: .module, name: RecordLayout.Span(start: 0, end: 0))
     }
@@ -203,7 +203,7 @@ public struct RecordIdentity: Sendable, Hashable, Comparable, CustomStringConver
     /// A service's name, or a route's scheme; empty when there is none.
     public let qualifier: String
 
-    public init(kind: AnnotationKind, name: String, qualifier: String = "") {
+    package init(kind: AnnotationKind, name: String, qualifier: String = "") {
         self.kind = kind
         self.name = name
         self.qualifier = qualifier
@@ -240,7 +240,7 @@ public enum AnnotationKind: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The section a record of this kind must be stored in.
-    public var section: String {
+    package var section: String {
         switch self {
         case .module: SectionName.modules
         case .service: SectionName.services
@@ -250,13 +250,13 @@ public enum AnnotationKind: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The sections the annotations write to, as `beehive.h` (the one source of the wire format) names them.
-public enum SectionName {
-    public static let modules = BEEHIVE_SECTION_MODULES
-    public static let services = BEEHIVE_SECTION_SERVICES
-    public static let routes = BEEHIVE_SECTION_ROUTES
-    public static let all = [modules, services, routes]
+package enum SectionName {
+    package static let modules = BEEHIVE_SECTION_MODULES
+    package static let services = BEEHIVE_SECTION_SERVICES
+    package static let routes = BEEHIVE_SECTION_ROUTES
+    package static let all = [modules, services, routes]
     /// The Swift macros' compile-time type references: not records (see `TypeReferences`).
-    public static let types = BEEHIVE_SECTION_TYPES
+    package static let types = BEEHIVE_SECTION_TYPES
 }
 
 /// Where a record was found: the object file, the section and the byte offset inside that section.
@@ -265,7 +265,7 @@ public struct RecordOrigin: Sendable, Hashable, CustomStringConvertible {
     public let section: String
     public let offset: Int
 
-    public init(objectPath: String, section: String, offset: Int) {
+    package init(objectPath: String, section: String, offset: Int) {
         self.objectPath = objectPath
         self.section = section
         self.offset = offset
@@ -295,7 +295,7 @@ public struct ModuleAnnotation: Sendable, Hashable {
     /// when every module of the plugin is on-demand, and the modules catch up then.
     public let isOnDemand: Bool
 
-    public init(
+    package init(
         typeName: String, level: ModuleLevel = .normal, priority: Int = 0, isAsync: Bool = false, dependencies: [String] = [],
         isOnDemand: Bool = false
     ) {
@@ -326,7 +326,7 @@ public struct ServiceAnnotation: Sendable, Hashable {
     public let scope: ServiceScope
     public let name: String?
 
-    public init(protocolName: String, typeName: String, scope: ServiceScope = .transient, name: String? = nil) {
+    package init(protocolName: String, typeName: String, scope: ServiceScope = .transient, name: String? = nil) {
         self.protocolName = protocolName
         self.typeName = typeName
         self.scope = scope
@@ -341,7 +341,7 @@ public struct RouteAnnotation: Sendable, Hashable {
     public let scheme: String?
     public let priority: Int
 
-    public init(pattern: String, typeName: String, scheme: String? = nil, priority: Int = 0) {
+    package init(pattern: String, typeName: String, scheme: String? = nil, priority: Int = 0) {
         self.pattern = pattern
         self.typeName = typeName
         self.scheme = scheme
@@ -354,7 +354,7 @@ public struct TargetAnnotation: Sendable, Hashable {
     public let name: String
     public let typeName: String
 
-    public init(name: String, typeName: String) {
+    package init(name: String, typeName: String) {
         self.name = name
         self.typeName = typeName
     }

@@ -16,7 +16,7 @@ public struct AnnotationRecords: RandomAccessCollection, Sendable, Hashable, Exp
         storage = .parsed(sections: sections, layouts: layouts)
     }
 
-    public init(_ records: [AnnotationRecord]) {
+    package init(_ records: [AnnotationRecord]) {
         storage = .values(records)
     }
 

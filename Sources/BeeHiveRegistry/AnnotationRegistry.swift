@@ -9,8 +9,8 @@ import Glibc
 /// what a duplicate means is the business of the module and service managers and their policies.
 /// Records come out in an order that does not depend on link or load order.
 public final class AnnotationRegistry: Sendable {
-    /// The registry of this process's loaded objects. It starts empty: its first `refresh()` (or `snapshot()`)
-    /// takes in what the shim's constructor found before `main`; call `refresh()` again after loading plugins.
+    /// The registry of this process's loaded objects. Its first read (or `refresh()`, or `snapshot()`) takes in
+    /// what the shim's constructor found before `main`; call `refresh()` again after loading plugins.
     public static let shared = AnnotationRegistry(source: LoadedObjectsSource())
 
     private struct State {
@@ -21,6 +21,9 @@ public final class AnnotationRegistry: Sendable {
         /// Objects whose records were retired while the loader kept them mapped (Swift libraries stay mapped
         /// after dlclose); they come back with `reinstateObjects(atPath:)`.
         var retired = ObjectTable<ObjectAnnotations>()
+        /// Whether the source was ever polled: until then, a read polls it first, so that `records` never
+        /// answers empty only because nobody called `refresh()` yet.
+        var polled = false
     }
 
     private let source: any AnnotationSource
@@ -28,6 +31,7 @@ public final class AnnotationRegistry: Sendable {
 
     /// `diagnosticLimit` is how many diagnostics `diagnostics` keeps; the oldest go first, counted in
     /// `droppedDiagnostics`.
+    @_spi(BeeHiveInternals) @_spi(Benchmarks)
     public init(source: some AnnotationSource, diagnosticLimit: Int = 1000) {
         self.source = source
         state = Locked(State(diagnostics: BoundedHistory(limit: diagnosticLimit)))
@@ -36,8 +40,20 @@ public final class AnnotationRegistry: Sendable {
     /// Takes in what was loaded or unloaded since the last refresh. Cheap when nothing changed.
     @discardableResult
     public func refresh() -> RegistryUpdate {
+        state.withLock { state in poll(&state) }
+    }
+
+    private func poll(_ state: inout State) -> RegistryUpdate {
+        state.polled = true
+        return apply(source.poll(), to: &state)
+    }
+
+    /// The state for a read: polled first if it never was. That first update reaches no caller; a consumer fed
+    /// by updates starts from `snapshot()`, which holds it.
+    private func read<Value>(_ body: (State) -> Value) -> Value {
         state.withLock { state in
-            apply(source.poll(), to: &state)
+            if !state.polled { _ = poll(&state) }
+            return body(state)
         }
     }
 
@@ -48,7 +64,7 @@ public final class AnnotationRegistry: Sendable {
     public func snapshot() -> RegistryUpdate {
         state.withLock { state in
             // The snapshot holds everything, so the refresh's own update adds nothing to it.
-            _ = apply(source.poll(), to: &state)
+            _ = poll(&state)
             var update = RegistryUpdate()
             update.loadedObjects = state.objects.values.map(\.object).sorted { ($0.path, $0.id) < ($1.path, $1.id) }
             update.added = state.records
@@ -60,7 +76,7 @@ public final class AnnotationRegistry: Sendable {
     /// Withdraws the records of the objects loaded from `path`, before their plugin is closed: the code
     /// behind those records is about to go away, whether or not the loader really unmaps the file.
     @discardableResult
-    public func retireObjects(atPath path: String) -> RegistryUpdate {
+    package func retireObjects(atPath path: String) -> RegistryUpdate {
         state.withLock { state in
             var update = RegistryUpdate()
             for (id, object) in zip(state.objects.ids, state.objects.values) where object.object.path == path {
@@ -79,7 +95,7 @@ public final class AnnotationRegistry: Sendable {
 
     /// Brings back retired objects loaded from `path` that the loader kept mapped and that were opened again.
     @discardableResult
-    public func reinstateObjects(atPath path: String) -> RegistryUpdate {
+    package func reinstateObjects(atPath path: String) -> RegistryUpdate {
         state.withLock { state in
             var update = RegistryUpdate()
             for (id, object) in zip(state.retired.ids, state.retired.values) where object.object.path == path {
@@ -96,18 +112,19 @@ public final class AnnotationRegistry: Sendable {
         }
     }
 
-    /// Every current record, ordered by kind, identity and object path.
+    /// Every current record, ordered by kind, identity and object path. The first read takes in what discovery
+    /// found before `main`; later loads arrive with `refresh()`.
     public var records: [AnnotationRecord] {
-        state.withLock { $0.records }
+        read { $0.records }
     }
 
     /// The diagnostics found since the registry was made, in the order found: the newest `diagnosticLimit`.
     public var diagnostics: [RegistryDiagnostic] {
-        state.withLock { $0.diagnostics.entries }
+        read { $0.diagnostics.entries }
     }
 
     /// How many diagnostics `diagnostics` no longer holds because of its limit.
-    public var droppedDiagnostics: Int {
+    package var droppedDiagnostics: Int {
         state.withLock { $0.diagnostics.dropped }
     }
 
@@ -123,7 +140,7 @@ public final class AnnotationRegistry: Sendable {
 
     /// The annotated objects currently loaded, ordered by path.
     public var objects: [ObjectAnnotations] {
-        state.withLock { state in state.objects.values.sorted { ($0.object.path, $0.object.id) < ($1.object.path, $1.object.id) } }
+        read { state in state.objects.values.sorted { ($0.object.path, $0.object.id) < ($1.object.path, $1.object.id) } }
     }
 
     private func apply(_ events: [ObjectEvent], to state: inout State) -> RegistryUpdate {

@@ -2,6 +2,7 @@ import BeeHiveLocks
 import CSectionShim
 
 /// Where a registry gets object events from. The process's loaded objects in production; anything in tests.
+@_spi(BeeHiveInternals) @_spi(Benchmarks)
 public protocol AnnotationSource: Sendable {
     /// The objects loaded and unloaded since the previous call.
     func poll() -> [ObjectEvent]
@@ -11,6 +12,7 @@ public protocol AnnotationSource: Sendable {
 ///
 /// The shim keeps one set of the annotated objects loaded now; each source diffs it against what it saw
 /// last, so any number of sources each see every load and unload.
+@_spi(BeeHiveInternals) @_spi(Benchmarks)
 public final class LoadedObjectsSource: AnnotationSource {
     private struct Seen {
         var generation: UInt64?

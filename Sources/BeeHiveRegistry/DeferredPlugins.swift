@@ -12,9 +12,9 @@ import Glibc
 /// read. The loader given at init opens the file: by default `Plugin.load(atPath:)`, after which the caller
 /// takes the plugin's records in (`AnnotationRegistry.refresh()`), as for any plugin; the hub passes its own
 /// `loadPlugin`, which does both and counts the load.
-public final class DeferredPlugins: Sendable {
+package final class DeferredPlugins: Sendable {
     /// How a plugin's first use went.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// This call loaded it.
         case loaded(path: String)
         /// An earlier call (or a concurrent one, waited for) loaded it.
@@ -22,7 +22,7 @@ public final class DeferredPlugins: Sendable {
     }
 
     /// Opens a plugin file and takes in its records.
-    public typealias Loader = @Sendable (_ path: String) throws(PluginError) -> Void
+    package typealias Loader = @Sendable (_ path: String) throws(PluginError) -> Void
 
     private enum LoadState {
         case loading
@@ -43,7 +43,7 @@ public final class DeferredPlugins: Sendable {
     private let trust: PluginTrustPolicy
     private let loader: Loader
 
-    public init(
+    package init(
         _ indexes: [PluginIndex] = [], trust: PluginTrustPolicy = .strict,
         loader: @escaping Loader = { path throws(PluginError) in _ = try Plugin.load(atPath: path) }
     ) {
@@ -54,13 +54,13 @@ public final class DeferredPlugins: Sendable {
 
     /// Adds the plugins of an index. A declaration already known (from an earlier index or plugin) keeps its
     /// first plugin; `PluginIndex.conflicts()` reports such cases.
-    public func add(_ index: PluginIndex) {
+    package func add(_ index: PluginIndex) {
         // The index knows what each of its plugins declares already; nothing is copied out of it.
         state.withLock { $0.indexes.append(index) }
     }
 
     /// The plugin declaring `identity`, without loading it; nil when no indexed plugin does.
-    public func plugin(declaring identity: RecordIdentity) -> IndexedPlugin? {
+    package func plugin(declaring identity: RecordIdentity) -> IndexedPlugin? {
         state.withLock { state in
             for index in state.indexes {
                 if let plugin = index.plugin(declaring: identity) { return plugin }
@@ -77,7 +77,7 @@ public final class DeferredPlugins: Sendable {
     }
 
     /// Paths of the plugins loaded so far.
-    public var loadedPaths: [String] {
+    package var loadedPaths: [String] {
         state.withLock { state in
             state.loads.compactMap { path, load in if case .loaded = load { path } else { nil } }.sorted()
         }
@@ -86,7 +86,7 @@ public final class DeferredPlugins: Sendable {
     /// Forgets that the plugin at `path` (as its index names it) was loaded, after its last unload, so that
     /// the next `load(declaring:)` loads it again. False when this did not load it, or its load failed (a
     /// failure stays remembered).
-    public func unloaded(path: String) -> Bool {
+    package func unloaded(path: String) -> Bool {
         gate.withLock { _ in
             state.withLock { state in
                 switch state.loads[path] {
@@ -106,7 +106,7 @@ public final class DeferredPlugins: Sendable {
     /// Loads the plugin declaring `identity` unless it is loaded; nil when no indexed plugin declares it.
     /// Threads asking for the same plugin together wait for one load. A failure is remembered and given to
     /// every later caller (the plugin is not tried again).
-    public func load(declaring identity: RecordIdentity) throws(DeferredPluginError) -> Outcome? {
+    package func load(declaring identity: RecordIdentity) throws(DeferredPluginError) -> Outcome? {
         guard let plugin = plugin(declaring: identity) else { return nil }
         let path = plugin.path
         let mine: Bool = gate.withLock { wait in
@@ -184,7 +184,7 @@ public struct DeferredPluginError: Error, Sendable, Hashable, CustomStringConver
     public let requested: RecordIdentity
     public let reason: Reason
 
-    public init(path: String, requested: RecordIdentity, reason: Reason) {
+    package init(path: String, requested: RecordIdentity, reason: Reason) {
         self.path = path
         self.requested = requested
         self.reason = reason

@@ -8,13 +8,13 @@ import Foundation
 /// from a running process (`Hive.graph()`), which also shows what was registered in code and from
 /// configuration files, and the order the module manager really uses.
 public struct HiveGraph: Sendable, Hashable {
-    public struct Module: Sendable, Hashable {
-        public let typeName: String
-        public let level: ModuleLevel
-        public let priority: Int
-        public let isAsync: Bool
+    package struct Module: Sendable, Hashable {
+        package let typeName: String
+        package let level: ModuleLevel
+        package let priority: Int
+        package let isAsync: Bool
         /// The modules it must come after, by type name.
-        public let dependencies: [String]
+        package let dependencies: [String]
 
         package init(typeName: String, level: ModuleLevel, priority: Int, isAsync: Bool, dependencies: [String]) {
             self.typeName = typeName
@@ -25,12 +25,12 @@ public struct HiveGraph: Sendable, Hashable {
         }
     }
 
-    public struct Service: Sendable, Hashable {
-        public let protocolName: String
-        public let name: String?
+    package struct Service: Sendable, Hashable {
+        package let protocolName: String
+        package let name: String?
         /// The implementation's type name, or what else makes the instances (a factory closure).
-        public let implementation: String
-        public let scope: ServiceScope
+        package let implementation: String
+        package let scope: ServiceScope
 
         package init(protocolName: String, name: String?, implementation: String, scope: ServiceScope) {
             self.protocolName = protocolName
@@ -40,12 +40,12 @@ public struct HiveGraph: Sendable, Hashable {
         }
     }
 
-    public struct Route: Sendable, Hashable {
-        public let scheme: String?
-        public let pattern: String
-        public let priority: Int
+    package struct Route: Sendable, Hashable {
+        package let scheme: String?
+        package let pattern: String
+        package let priority: Int
         /// The handler's type name, or what else handles the route (a closure).
-        public let handler: String
+        package let handler: String
 
         package init(scheme: String?, pattern: String, priority: Int, handler: String) {
             self.scheme = scheme
@@ -55,9 +55,9 @@ public struct HiveGraph: Sendable, Hashable {
         }
     }
 
-    public struct Target: Sendable, Hashable {
-        public let name: String
-        public let typeName: String
+    package struct Target: Sendable, Hashable {
+        package let name: String
+        package let typeName: String
 
         package init(name: String, typeName: String) {
             self.name = name
@@ -66,11 +66,11 @@ public struct HiveGraph: Sendable, Hashable {
     }
 
     /// In launch order.
-    public let modules: [Module]
-    public let services: [Service]
+    package let modules: [Module]
+    package let services: [Service]
     /// In the order URLs meet them.
-    public let routes: [Route]
-    public let targets: [Target]
+    package let routes: [Route]
+    package let targets: [Target]
 
     /// The parts as they are: `modules` already in launch order.
     package init(modules: [Module], services: [Service], routes: [Route], targets: [Target]) {
@@ -83,7 +83,7 @@ public struct HiveGraph: Sendable, Hashable {
     /// What the records declare. Modules are in launch order (`LaunchOrder`) over their annotated dependencies
     /// (`depends=`); dependencies declared only in code are not in records, so not in this graph. Services are
     /// by protocol, then name; routes by scheme, then pattern; targets by name.
-    public init(records: [AnnotationRecord]) {
+    package init(records: [AnnotationRecord]) {
         var modules: [Module] = [], services: [Service] = [], routes: [Route] = [], targets: [Target] = []
         for record in records {
             switch record.payload {
@@ -127,6 +127,7 @@ public struct HiveGraph: Sendable, Hashable {
 
     /// What the files declare, read offline; records that do not parse are left out (inspect and lint report
     /// them).
+    @_spi(BeeHiveInternals)
     public init(files: [String]) {
         self.init(records: files.flatMap { SectionReader.readFile(atPath: $0).records })
     }

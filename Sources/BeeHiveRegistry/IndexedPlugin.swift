@@ -24,6 +24,7 @@ public struct IndexedPlugin: Sendable, Hashable {
         }
     }
 
+    @_spi(BeeHiveInternals)
     public init(
         path: String, fileName: String, stamp: PluginFileStamp, buildID: String?, isAnnotated: Bool,
         records: some Sequence<AnnotationRecord>, isFromCache: Bool

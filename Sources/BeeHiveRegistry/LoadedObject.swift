@@ -7,7 +7,7 @@ public struct LoadedObject: Sendable, Hashable, Identifiable, CustomStringConver
     public let buildID: String?
     public let baseAddress: UInt
 
-    public init(id: UInt64, path: String, buildID: String?, baseAddress: UInt) {
+    package init(id: UInt64, path: String, buildID: String?, baseAddress: UInt) {
         self.id = id
         self.path = path
         self.buildID = buildID
@@ -25,7 +25,7 @@ public struct ObjectAnnotations: Sendable, Hashable {
     public let records: AnnotationRecords
     public let diagnostics: [RegistryDiagnostic]
 
-    public init(object: LoadedObject, isAnnotated: Bool, records: [AnnotationRecord], diagnostics: [RegistryDiagnostic]) {
+    package init(object: LoadedObject, isAnnotated: Bool, records: [AnnotationRecord], diagnostics: [RegistryDiagnostic]) {
         self.init(object: object, isAnnotated: isAnnotated, records: AnnotationRecords(records), diagnostics: diagnostics)
     }
 
@@ -38,6 +38,7 @@ public struct ObjectAnnotations: Sendable, Hashable {
 }
 
 /// A change in the set of loaded objects.
+@_spi(BeeHiveInternals) @_spi(Benchmarks)
 public enum ObjectEvent: Sendable, Hashable {
     case loaded(ObjectAnnotations)
     case unloaded(LoadedObject)

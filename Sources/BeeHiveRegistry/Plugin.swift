@@ -20,13 +20,14 @@ public final class Plugin: Sendable, CustomStringConvertible {
     /// The path the plugin was loaded from, as given.
     public let path: String
     /// The loaded object's path as the loader and discovery name it (the path after the loader's search).
-    public let objectPath: String
+    package let objectPath: String
     /// The loader's entry for the object: the same for every spelling of its path while it stays loaded.
-    public let identity: UInt
+    package let identity: UInt
     /// Whether the library stays mapped after `unload()` because the Swift runtime has registered it.
+    @_spi(BeeHiveInternals)
     public let staysLoaded: Bool
     /// The file as it was when loaded, to tell whether it changed since.
-    public let file: PluginFileStamp
+    package let file: PluginFileStamp
     private let handle: Mutex<UInt?>
 
     private init(path: String, handle: UnsafeMutableRawPointer, staysLoaded: Bool, file: PluginFileStamp) {
@@ -99,7 +100,7 @@ public final class Plugin: Sendable, CustomStringConvertible {
     }
 
     /// The identity of the object `path` names if it is loaded now, else nil. Takes no reference on it.
-    public static func loadedIdentity(atPath path: String) -> UInt? {
+    package static func loadedIdentity(atPath path: String) -> UInt? {
         guard !path.isEmpty, let handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD) else { return nil }
         defer { dlclose(handle) }
         return UInt(bitPattern: handle)
@@ -176,7 +177,7 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The dynamic loader's or the system's message.
     public let reason: String
 
-    public init(path: String, operation: Operation, kind: Kind, reason: String) {
+    package init(path: String, operation: Operation, kind: Kind, reason: String) {
         self.path = path
         self.operation = operation
         self.kind = kind

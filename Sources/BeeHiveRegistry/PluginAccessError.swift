@@ -30,7 +30,7 @@ public struct PluginAccessError: Error, Sendable, Hashable, CustomStringConverti
     public let role: Role
     public let reason: Reason
 
-    public init(path: String, role: Role, reason: Reason) {
+    package init(path: String, role: Role, reason: Reason) {
         self.path = path
         self.role = role
         self.reason = reason

@@ -18,7 +18,7 @@ public struct PluginCacheDiagnostic: Sendable, Hashable, CustomStringConvertible
     /// The cache file.
     public let path: String
 
-    public init(_ kind: Kind, path: String) {
+    package init(_ kind: Kind, path: String) {
         self.kind = kind
         self.path = path
     }

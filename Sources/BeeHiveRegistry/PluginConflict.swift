@@ -6,7 +6,7 @@ public struct PluginConflict: Sendable, Hashable, CustomStringConvertible {
     /// Every file declaring it, plugins in index order, then linked objects.
     public let paths: [String]
 
-    public init(identity: RecordIdentity, paths: [String]) {
+    package init(identity: RecordIdentity, paths: [String]) {
         self.identity = identity
         self.paths = paths
     }

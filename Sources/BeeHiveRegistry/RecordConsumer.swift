@@ -1,4 +1,5 @@
 /// What became of one record handed to a ``RecordConsumer``.
+@_spi(BeeHiveInternals)
 public enum RecordOutcome<Token: Sendable, Diagnostic: Sendable>: Sendable {
     /// Registered; the token unregisters it.
     case registered(Token)
@@ -12,6 +13,7 @@ public enum RecordOutcome<Token: Sendable, Diagnostic: Sendable>: Sendable {
 /// A manager that turns annotation records into registrations: the service manager, the router, the mediator
 /// and the module manager. It keeps no map from records to what they became: whoever feeds it (the hub, or a
 /// ``RecordLedger``) keeps the tokens and hands them back to unregister.
+@_spi(BeeHiveInternals)
 public protocol RecordConsumer: AnyObject, Sendable {
     /// Unregisters one registration made from a record.
     associatedtype Token: Sendable

@@ -10,6 +10,7 @@ import BeeHiveLocks
 /// Its code is inlinable so that each hub and manager gets it specialized for its consumer: unspecialized, every
 /// dictionary operation looked up the metadata of `[AnnotationRecord: Token]` and moved entries through value
 /// witnesses, which for the 600 records of a start-up cost more than registering them.
+@_spi(BeeHiveInternals)
 public final class RecordLedger<Consumer: RecordConsumer>: Sendable {
     @usableFromInline
     struct State {

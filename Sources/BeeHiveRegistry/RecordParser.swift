@@ -8,6 +8,7 @@ import Glibc
 /// It runs at startup over every record of the process, so it validates the bytes in place and makes no
 /// string for a valid record: the record keeps where its fields lie (`RecordLayout`) and makes its strings
 /// when asked.
+@_spi(BeeHiveInternals)
 public enum RecordParser {
     /// `versionPrefix + currentVersion` is `BEEHIVE_RECORD_VERSION` of `beehive.h` (checked by WireFormatTests);
     /// the words the hot paths compare records with are made from them (`RecordPrefix`).

@@ -75,7 +75,7 @@ public struct RegistryDiagnostic: Error, Sendable, Hashable, CustomStringConvert
     /// The offending record's text, with invalid bytes replaced.
     public let record: String?
 
-    public init(_ kind: Kind, objectPath: String? = nil, section: String? = nil, record: String? = nil) {
+    package init(_ kind: Kind, objectPath: String? = nil, section: String? = nil, record: String? = nil) {
         self.kind = kind
         self.objectPath = objectPath
         self.section = section

@@ -8,7 +8,7 @@ public struct RegistryUpdate: Sendable, Hashable {
     public var removed: [AnnotationRecord] = []
     public var diagnostics: [RegistryDiagnostic] = []
 
-    public init() {}
+    package init() {}
 
     public var isEmpty: Bool { loadedObjects.isEmpty && unloadedObjects.isEmpty && diagnostics.isEmpty }
 }

@@ -6,6 +6,7 @@ import Glibc
 /// The Swift face of the C walk: turns the shim's raw sections into records and diagnostics.
 public enum SectionReader {
     /// Reads the annotations of a file on disk, without loading it.
+    @_spi(BeeHiveInternals)
     public static func readFile(atPath path: String) -> ObjectAnnotations {
         guard let object = bh_read_file(path) else {
             let object = LoadedObject(id: 0, path: path, buildID: nil, baseAddress: 0)

@@ -8,6 +8,7 @@
 /// lookup at all), the process's conformances to the protocol, indexed in one pass (`ConformanceIndex`), and
 /// the runtime's name lookup and cast, which scan every type and conformance record for each name.
 /// `BEEHIVE_CONFORMANCE_INDEX=0` skips the index: every name then takes the lookup and cast, with the same answer.
+@_spi(BeeHiveInternals)
 public enum TypeResolver {
     /// The type named `name`, or nil. Any string is safe to pass: names the runtime would misread are refused
     /// before it sees them.

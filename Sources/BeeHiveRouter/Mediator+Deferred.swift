@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// Targets declared by plugins that are not loaded yet: the hub installs a `DeferredLookup` in `deferred`,
 /// which a call asks only when no target is registered under its name.

@@ -1,5 +1,5 @@
 import BeeHiveLocks
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Logging
 
 /// Target-action calls between modules that do not import each other (CTMediator), without the Objective-C
@@ -247,6 +247,7 @@ public final class Mediator: Sendable {
     }
 }
 
+@_spi(BeeHiveInternals)
 extension Mediator: RecordConsumer {
     /// One target registered from a `.target` record.
     public struct Token: Sendable, Hashable {

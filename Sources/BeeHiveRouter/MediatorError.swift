@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// Why a mediator call failed.
 public enum MediatorError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// Where a route was registered, kept as given and put into words only when a descriptor's `origin` is read:
 /// registering from an annotation record then makes no string of the record's object path and text, which only

@@ -15,7 +15,7 @@ public struct RouteParameterError: Error, Sendable, Hashable, CustomStringConver
     public let type: String
     public let reason: Reason
 
-    public init(parameter: String, type: String, reason: Reason) {
+    package init(parameter: String, type: String, reason: Reason) {
         self.parameter = parameter
         self.type = type
         self.reason = reason

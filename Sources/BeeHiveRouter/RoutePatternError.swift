@@ -25,7 +25,7 @@ public struct RoutePatternError: Error, Sendable, Hashable, CustomStringConverti
     public let pattern: String
     public let reason: Reason
 
-    public init(pattern: String, reason: Reason) {
+    package init(pattern: String, reason: Reason) {
         self.pattern = pattern
         self.reason = reason
     }

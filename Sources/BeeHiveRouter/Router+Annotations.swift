@@ -1,7 +1,8 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Logging
 import Synchronization
 
+@_spi(BeeHiveInternals)
 extension Router: RecordConsumer {
     public typealias Token = RouteID
     public typealias Diagnostic = RegistryDiagnostic
@@ -28,6 +29,9 @@ extension Router: RecordConsumer {
         return []
     }
 
+}
+
+extension Router {
     /// Registers the routes declared by records that arrived and removes those of records that went away.
     /// `Hive` does this for you.
     ///

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// Routes declared by plugins that are not loaded yet: the hub installs a `DeferredLookup` in `deferred`,
 /// which routing asks only when no registered route handles a URL. The interceptors have run by then; the

@@ -1,6 +1,6 @@
 import BeeHiveLocks
 import BeeHiveObservation
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Logging
 
 /// Routes URLs to handlers with JLRoutes' semantics, through a trie.

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// Why a routing call failed.
 public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {

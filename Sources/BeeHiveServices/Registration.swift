@@ -1,5 +1,5 @@
 import BeeHiveLocks
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// One way to provide a service: from code, a configuration entry or an annotation. Keeps the instances of
 /// its cached scopes, so they go away with it.

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Foundation
 
 /// Reads service configuration files: BeeHive's service plist, and the same layout in JSON.

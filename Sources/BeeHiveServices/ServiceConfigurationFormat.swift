@@ -6,7 +6,7 @@ public enum ServiceConfigurationFormat: String, Sendable, Hashable, CaseIterable
     case json
 
     /// The format a file's extension (`plist` or `json`, any case) stands for.
-    public init?(pathExtension: String) {
+    package init?(pathExtension: String) {
         self.init(rawValue: pathExtension.lowercased())
     }
 }

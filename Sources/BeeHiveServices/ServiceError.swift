@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// Why a service could not be registered, found or created. The message names the service and implementation
 /// involved and says what to do.
@@ -40,7 +40,7 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Empty outside a lookup.
     public let resolutionPath: [String]
 
-    public init(_ kind: Kind, resolutionPath: [String] = []) {
+    package init(_ kind: Kind, resolutionPath: [String] = []) {
         self.kind = kind
         self.resolutionPath = resolutionPath
     }

@@ -1,6 +1,6 @@
 import BeeHiveLocks
 import BeeHiveObservation
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 extension ServiceManager {
     /// Registers an `async` factory for `service`, resolved with `resolveAsync(_:name:arguments:)`. A

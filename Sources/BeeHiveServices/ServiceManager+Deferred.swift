@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// Services declared by plugins that are not loaded yet: the hub installs a `DeferredLookup` in `deferred`,
 /// which a lookup asks only when nothing is registered for its key.

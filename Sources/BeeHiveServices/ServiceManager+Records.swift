@@ -1,6 +1,7 @@
 import BeeHiveLocks
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
+@_spi(BeeHiveInternals)
 extension ServiceManager: RecordConsumer {
     /// One service registered from an annotation record.
     public struct Token: Sendable, Hashable {
@@ -59,6 +60,9 @@ extension ServiceManager: RecordConsumer {
         return found
     }
 
+}
+
+extension ServiceManager {
     /// Takes in the service annotations of a registry update: registers the added records' services and
     /// unregisters those of the removed records (objects unloaded). `Hive` does this for you.
     public func apply(_ update: RegistryUpdate) {

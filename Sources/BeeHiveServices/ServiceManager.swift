@@ -1,6 +1,6 @@
 import BeeHiveLocks
 import BeeHiveObservation
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Foundation
 import Logging
 import Synchronization

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// One registration, as `ServiceManager.registrations` lists it.
 public struct ServiceRegistration: Sendable, Hashable, CustomStringConvertible {
@@ -27,7 +27,7 @@ public struct ServiceRegistration: Sendable, Hashable, CustomStringConvertible {
     package static let factoryImplementation = "factory"
     package static let asyncFactoryImplementation = "async factory"
 
-    public init(
+    package init(
         service: String, name: String?, implementation: String, scope: ServiceScope, source: ServiceSource,
         status: Status
     ) {

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// Where a service registration came from.
 public enum ServiceSource: Sendable, Hashable, CustomStringConvertible {

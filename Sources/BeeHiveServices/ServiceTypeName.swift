@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 /// Names of service types, as annotations and configuration files spell them (`App.HomeService`), and the way
 /// back from such a name to the type.

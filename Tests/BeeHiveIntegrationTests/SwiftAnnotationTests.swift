@@ -1,5 +1,5 @@
 import BeeHiveLint
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Foundation
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 @testable import BeeHiveLint
 

@@ -1,5 +1,5 @@
 import BeeHiveMacros
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import SwiftParser
 import SwiftSyntax
 import SwiftSyntaxMacroExpansion

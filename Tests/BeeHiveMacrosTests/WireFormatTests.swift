@@ -1,5 +1,5 @@
 @testable import BeeHiveMacros
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import CSectionShim
 import Testing
 

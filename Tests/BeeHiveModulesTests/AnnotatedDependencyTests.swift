@@ -1,5 +1,5 @@
-import BeeHiveModules
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveModules
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Testing
 
 /// `depends=` in a module record reaches the manager: the module launches after the modules it names, and a

@@ -1,5 +1,5 @@
 import BeeHiveLocks
-import BeeHiveModules
+@_spi(BeeHiveInternals) import BeeHiveModules
 import Dispatch
 import Foundation
 

@@ -1,4 +1,4 @@
-import BeeHiveModules
+@_spi(BeeHiveInternals) import BeeHiveModules
 import Testing
 
 private func failures(_ manager: ModuleManager) -> [HookFailure] {

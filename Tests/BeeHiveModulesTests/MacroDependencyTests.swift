@@ -1,6 +1,6 @@
 import BeeHiveAnnotations
-import BeeHiveModules
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveModules
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Testing
 
 // Annotated with the Swift macro in this test process: the records are read from memory. The dependent module

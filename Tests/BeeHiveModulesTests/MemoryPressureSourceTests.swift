@@ -1,4 +1,4 @@
-import BeeHiveModules
+@_spi(BeeHiveInternals) import BeeHiveModules
 import Foundation
 import Testing
 

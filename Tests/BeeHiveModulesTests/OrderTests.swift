@@ -1,5 +1,5 @@
-import BeeHiveModules
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveModules
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Testing
 
 @Suite struct OrderTests {

@@ -1,6 +1,6 @@
 import BeeHiveLocks
-import BeeHiveModules
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveModules
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Dispatch
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Synchronization
 import Testing
 
@@ -65,6 +65,19 @@ private let broken = object(4, "/app/lib/libBroken.so", ["beehive:1|module|Broke
         #expect(Set(registry.records) == Set(shop.records))
         #expect(registry.objects == [shop])
         #expect(registry.refresh().isEmpty)
+    }
+
+    /// A registry read before anyone refreshed it answers with what the source holds, not with nothing; that
+    /// first update is in `snapshot()`, not in a later `refresh()`.
+    @Test func firstReadTakesInWhatTheSourceHolds() {
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        source.enqueue(.loaded(shop), .loaded(broken))
+        #expect(Set(registry.records) == Set(Array(shop.records) + Array(broken.records)))
+        #expect(registry.objects == [broken, shop].sorted { $0.object.path < $1.object.path })
+        #expect(registry.diagnostics == broken.diagnostics && !broken.diagnostics.isEmpty)
+        #expect(registry.refresh().isEmpty)
+        #expect(registry.snapshot().added == registry.records)
     }
 
     /// A consumer that starts after the registry was refreshed gets everything from `snapshot()`, which also

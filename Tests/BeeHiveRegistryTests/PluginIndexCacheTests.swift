@@ -1,4 +1,4 @@
-@_spi(Fuzzing) import BeeHiveRegistry
+@_spi(BeeHiveInternals) @_spi(Fuzzing) import BeeHiveRegistry
 import Foundation
 import Glibc
 import Testing

@@ -1,4 +1,4 @@
-@testable import BeeHiveRegistry
+@_spi(BeeHiveInternals) @testable import BeeHiveRegistry
 import Testing
 
 protocol IndexedProtocol {}

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Testing
 
 /// One record parsed on its own, as if it came from the section its kind belongs in.

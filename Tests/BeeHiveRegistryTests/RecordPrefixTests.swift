@@ -1,4 +1,4 @@
-@testable import BeeHiveRegistry
+@_spi(BeeHiveInternals) @testable import BeeHiveRegistry
 import Testing
 
 /// The words the record hot paths compare a record's first bytes with are made from the format's strings

@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Testing
 
 /// The parser finds a record's end and its '|' separators in one pass, eight bytes at a time, and keeps the

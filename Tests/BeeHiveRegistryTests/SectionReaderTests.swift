@@ -1,4 +1,4 @@
-@_spi(Benchmarks) import BeeHiveRegistry
+@_spi(BeeHiveInternals) @_spi(Benchmarks) import BeeHiveRegistry
 import Foundation
 #if canImport(Glibc)
 import Glibc

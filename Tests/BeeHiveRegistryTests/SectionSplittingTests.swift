@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Testing
 
 /// The bytes of a section built from pieces: strings are stored without a NUL, so each test spells out its

@@ -1,5 +1,5 @@
-import BeeHiveRegistry
-import BeeHiveRouter
+@_spi(BeeHiveInternals) import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRouter
 import Synchronization
 import Testing
 

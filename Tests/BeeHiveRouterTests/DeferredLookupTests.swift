@@ -1,6 +1,6 @@
 import Synchronization
-import BeeHiveRegistry
-import BeeHiveRouter
+@_spi(BeeHiveInternals) import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRouter
 import Testing
 
 /// The hooks the hub installs for plugin folders in the router and the mediator: asked only on a miss.

@@ -1,4 +1,4 @@
-import BeeHiveRouter
+@_spi(BeeHiveInternals) import BeeHiveRouter
 import Testing
 
 /// The cases where a reading of JLRoutes' source found this router different, each either matching JLRoutes

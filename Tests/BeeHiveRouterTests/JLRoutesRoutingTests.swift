@@ -1,4 +1,4 @@
-import BeeHiveRouter
+@_spi(BeeHiveInternals) import BeeHiveRouter
 import Testing
 
 /// The cases of JLRoutes' `testRouting`, `testFragmentRouting` and `testRoutingWithParameters`, written again.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BeeHiveRouter
+@_spi(BeeHiveInternals) @testable import BeeHiveRouter
 
 @Suite struct LiteralTableTests {
     @Test func findsEveryKeyAndNothingElse() {

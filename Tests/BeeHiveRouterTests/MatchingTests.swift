@@ -1,4 +1,4 @@
-import BeeHiveRouter
+@_spi(BeeHiveInternals) import BeeHiveRouter
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

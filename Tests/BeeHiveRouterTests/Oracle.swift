@@ -1,4 +1,4 @@
-import BeeHiveRouter
+@_spi(BeeHiveInternals) import BeeHiveRouter
 
 /// A plain router written from docs/routing.md alone, to check the real one against: URLs are read with string
 /// operations, patterns are expanded by recursion, and routing scans a list of every expansion in rank order.

@@ -1,4 +1,4 @@
-import BeeHiveRouter
+@_spi(BeeHiveInternals) import BeeHiveRouter
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BeeHiveRouter
+@_spi(BeeHiveInternals) @testable import BeeHiveRouter
 
 @Suite struct RouteURLTests {
     private func components(_ text: String, hostIsPath: Bool = false) -> [String] {

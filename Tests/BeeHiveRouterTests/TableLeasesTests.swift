@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BeeHiveRouter
+@_spi(BeeHiveInternals) @testable import BeeHiveRouter
 
 /// The copies of a router's tables that routing calls lease without its lock.
 @Suite struct TableLeasesTests {

@@ -1,5 +1,5 @@
 import BeeHiveLocks
-import BeeHiveServices
+@_spi(BeeHiveInternals) import BeeHiveServices
 import Synchronization
 import Testing
 

@@ -1,5 +1,5 @@
-import BeeHiveRegistry
-import BeeHiveServices
+@_spi(BeeHiveInternals) import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveServices
 import Testing
 
 struct Greeting: Sendable {

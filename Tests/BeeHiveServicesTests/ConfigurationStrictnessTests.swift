@@ -1,4 +1,4 @@
-import BeeHiveServices
+@_spi(BeeHiveInternals) import BeeHiveServices
 import Foundation
 import Glibc
 import Testing

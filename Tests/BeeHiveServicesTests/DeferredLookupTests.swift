@@ -1,6 +1,6 @@
 import BeeHiveLocks
-import BeeHiveRegistry
-import BeeHiveServices
+@_spi(BeeHiveInternals) import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveServices
 import Testing
 
 /// The hook the hub installs for plugin folders: asked only on a miss, never by `canCreateService` to load.

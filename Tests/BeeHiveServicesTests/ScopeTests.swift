@@ -1,6 +1,6 @@
 import BeeHiveLocks
-import BeeHiveRegistry
-import BeeHiveServices
+@_spi(BeeHiveInternals) import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveServices
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 import Testing
-@testable import BeeHiveServices
+@_spi(BeeHiveInternals) @testable import BeeHiveServices
 
 @Suite struct ServiceTypeNameTests {
     @Test func protocolMetatypesPrintTheirDottedName() {

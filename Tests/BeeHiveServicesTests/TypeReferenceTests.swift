@@ -1,6 +1,6 @@
 import BeeHiveAnnotations
-import BeeHiveRegistry
-import BeeHiveServices
+@_spi(BeeHiveInternals) import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveServices
 import Testing
 
 protocol ReferencedService: AnyObject {

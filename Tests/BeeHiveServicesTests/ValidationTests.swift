@@ -1,5 +1,5 @@
-import BeeHiveRegistry
-import BeeHiveServices
+@_spi(BeeHiveInternals) import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveServices
 import Testing
 
 /// No name lookup finds a private protocol: validation knows it only as the type registered in code.

@@ -1,5 +1,5 @@
-import BeeHiveModules
-import BeeHiveServices
+@_spi(BeeHiveInternals) import BeeHiveModules
+@_spi(BeeHiveInternals) import BeeHiveServices
 import Foundation
 
 // Reads one configuration file the way an app does, for ConfigurationMemoryTests: `BeeHiveConfigProbe

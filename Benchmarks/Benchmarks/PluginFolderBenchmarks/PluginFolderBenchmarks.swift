@@ -1,6 +1,7 @@
 import BenchSupport
 import Benchmark
 import BeeHive
+@_spi(Benchmarks) import BeeHiveRegistry
 import Foundation
 
 /// A folder of 100 C plugins, one service and one route each (issue 13): what adding the folder adds to a

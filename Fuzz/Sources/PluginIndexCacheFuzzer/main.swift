@@ -1,4 +1,4 @@
-@_spi(Fuzzing) import BeeHiveRegistry
+@_spi(BeeHiveInternals) @_spi(Fuzzing) import BeeHiveRegistry
 import FuzzerDriver
 #if canImport(Glibc)
 import Glibc

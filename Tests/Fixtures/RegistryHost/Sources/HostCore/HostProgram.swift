@@ -1,4 +1,5 @@
 import BeeHive
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Contracts
 import Foundation
 import Synchronization

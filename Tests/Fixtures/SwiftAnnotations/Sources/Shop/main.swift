@@ -1,4 +1,5 @@
 import BeeHive
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 
 // Prints one line per record found by discovery, then what became of its types, for the integration tests:
 //   record <section> <text>

@@ -1,4 +1,5 @@
 import BeeHive
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import BeeHiveAnnotations
 
 // Swift annotations alone: the note the macros write is the only thing that makes discovery read this binary.
