@@ -1,3 +1,4 @@
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import BeeHive
 import BeeHiveLocks
 import Foundation

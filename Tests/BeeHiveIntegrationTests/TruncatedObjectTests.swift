@@ -1,3 +1,4 @@
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import BeeHive
 import Foundation
 import Testing

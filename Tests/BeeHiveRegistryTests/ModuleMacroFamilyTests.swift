@@ -1,4 +1,4 @@
-import BeeHiveRegistry
+@_spi(BeeHiveInternals) import BeeHiveRegistry
 import Foundation
 import Testing
 
