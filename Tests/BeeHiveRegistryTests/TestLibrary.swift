@@ -22,11 +22,19 @@ enum TestLibrary {
             process.executableURL = URL(filePath: "/usr/bin/env")
             process.arguments = [compiler, "-shared", "-fPIC", "-nostdlib", "-Wl,--build-id", "-I", includeDirectory.path]
                 + flags + ["-o", library.path, sourceFile.path]
+            // Kept in the failure rather than printed: tests that expect a source not to compile would fill the
+            // suite's log with errors.
+            let messagesFile = directory.appending(path: "compiler.log")
+            FileManager.default.createFile(atPath: messagesFile.path, contents: nil)
+            let messages = try FileHandle(forWritingTo: messagesFile)
+            process.standardError = messages
             try process.run()
             process.waitUntilExit()
+            try messages.close()
             guard process.terminationStatus == 0 else {
+                let output = String(decoding: (try? Data(contentsOf: messagesFile)) ?? Data(), as: UTF8.self)
                 throw ELFImage.Failure(
-                    description: "\(compiler) could not build the test library (status \(process.terminationStatus)); is \(compiler) on PATH?")
+                    description: "\(compiler) could not build the test library (status \(process.terminationStatus)); is \(compiler) on PATH?\n\(output)")
             }
             return try Array(Data(contentsOf: library))
         } catch let failure as ELFImage.Failure {
