@@ -23,6 +23,12 @@ public enum HiveError: Error, Sendable, CustomStringConvertible {
     /// `libBeeHive.so`, which runs on the shared one: two runtimes in one process crash at the first `await`.
     case twoSwiftRuntimes(executable: String)
 
+    /// Named after what the list holds, so that a list of annotations reads as it always has.
+    private static func subject(of problems: [HiveDiagnostic]) -> String {
+        let refusesPlugins = problems.contains { if case .pluginRefused = $0 { true } else { false } }
+        return refusesPlugins ? "annotation(s) or plugin file(s)" : "annotation(s)"
+    }
+
     public var description: String {
         switch self {
         case .plugin(let error): error.description
@@ -33,7 +39,7 @@ public enum HiveError: Error, Sendable, CustomStringConvertible {
         case .routing(let error): error.description
         case .pluginFolder(let error): error.description
         case .invalidAnnotations(let problems):
-            (["\(problems.count) annotation(s) or plugin file(s) cannot be used; fix each as it says (the names in an annotation, or link the objects that define them), or start the host with startupCheck: .logProblems to run without them:"]
+            (["\(problems.count) \(Self.subject(of: problems)) cannot be used; fix each as it says (the names in an annotation, or link the objects that define them), or start the host with startupCheck: .logProblems to run without them:"]
                 + problems.map { "  - \($0)" }).joined(separator: "\n")
         case .twoSwiftRuntimes(let executable):
             "\(executable) carries its own Swift runtime (built with --static-swift-stdlib) and loads libBeeHive.so, which uses the shared one (libswiftCore.so); two Swift runtimes in one process crash: depend on the BeeHiveStatic product for a --static-swift-stdlib build, or build without --static-swift-stdlib"
