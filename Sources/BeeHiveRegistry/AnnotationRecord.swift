@@ -240,7 +240,7 @@ public enum AnnotationKind: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The section a record of this kind must be stored in.
-    package var section: String {
+    @_spi(BeeHiveInternals) public var section: String {
         switch self {
         case .module: SectionName.modules
         case .service: SectionName.services

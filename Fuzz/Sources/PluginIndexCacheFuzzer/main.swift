@@ -79,7 +79,7 @@ func checkEntries(_ bytes: [UInt8]) {
                 require(!records[(position + 1)...].contains(record), "two records of \(fileName) compare equal")
             }
         }
-        let stamp = PluginFileStamp(size: 0, modified: .init(seconds: 0, nanoseconds: 0), changed: .init(seconds: 0, nanoseconds: 0), inode: 0, device: 0)
+        let stamp = PluginFileStamp(device: 0, inode: 0, size: 0, modified: .init(seconds: 0, nanoseconds: 0), changed: .init(seconds: 0, nanoseconds: 0))
         plugins.append(IndexedPlugin(
             path: folder + "/" + fileName, fileName: fileName, stamp: stamp, buildID: nil, isAnnotated: true,
             records: records, isFromCache: true))
