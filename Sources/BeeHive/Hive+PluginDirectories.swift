@@ -48,21 +48,9 @@ extension Hive {
         }
         let earlier = pluginDirectories.folders.map(\.index)
         guard !earlier.contains(where: { $0.folder == index.folder }) else { return [] }
-        let plugins = DeferredPlugins([index], trust: trust) { [weak self] path throws(PluginError) in
-            guard let self else {
-                throw PluginError(path: path, operation: .load, kind: .loaderFailed, reason: "its hive is gone")
-            }
-            do throws(HiveError) {
-                try loadPlugin(atPath: path)
-            } catch .plugin(let error) {
-                throw error
-            } catch {
-                throw PluginError(path: path, operation: .load, kind: .loaderFailed, reason: error.description)
-            }
-        }
-        guard pluginDirectories.add(.init(index: index, plugins: plugins), routerConfiguration: router.configuration) else {
-            return []
-        }
+        let plugins = DeferredPlugins([index], trust: trust)
+        guard pluginDirectories.add(.init(index: index, plugins: plugins)) else { return [] }
+        pluginLifecycle.addRoutes(of: index, configuration: router.configuration)
         installDeferredLookups()
         registry.refresh()
         let linked = registry.records
@@ -77,8 +65,7 @@ extension Hive {
         for plugin in index.pluginsWithModules where plugin.loadsAtLaunch {
             guard let module = plugin.records.first(where: { $0.kind == .module }) else { continue }
             do throws(DeferredPluginError) {
-                _ = try plugins.load(declaring: module.identity)
-                pluginDirectories.loaded(plugin, by: plugins)
+                _ = try load(plugin, of: plugins, for: module.identity, recordingFirstUse: false)
             } catch {
                 let failure = HiveDiagnostic.pluginUnavailable(error)
                 record([failure])
@@ -119,12 +106,12 @@ extension Hive {
     /// The plugins of this hive's folders that a first use loaded, in the order they loaded, each with what was
     /// asked for (a plugin unloaded and used again is listed again); plugins loaded when their folder was
     /// added (those carrying launch modules) are not among them.
-    public var pluginsLoadedOnFirstUse: [PluginFirstUse] { pluginDirectories.firstUses }
+    public var pluginsLoadedOnFirstUse: [PluginFirstUse] { pluginLifecycle.firstUses }
 
     /// Lets each manager ask the plugin folders on a miss; done once.
     private func installDeferredLookups() {
         install(in: services.deferred) { folders, key in folders.service(key) }
-        install(in: router.deferred) { folders, url in folders.route(matching: url) }
+        install(in: router.deferred) { [pluginLifecycle] _, url in pluginLifecycle.route(matching: url) }
         install(in: mediator.deferred) { folders, name in folders.target(named: name) }
     }
 
@@ -148,24 +135,32 @@ extension Hive {
     /// Loads the plugin declaring `identity` (once), which registers its records; false when no plugin of
     /// the folders declares it.
     private func provideDeferred(_ identity: RecordIdentity?) throws(DeferredPluginError) -> Bool {
-        guard let identity, let (plugins, plugin) = pluginDirectories.owner(of: identity) else { return false }
-        // From a hook the hive runs, the plugin's records would be registered only after the hook returns.
-        if deliveries.isDeliveringOnCurrentThread, !plugins.loadedPaths.contains(plugin.path) {
-            throw DeferredPluginError(path: plugin.path, requested: identity, reason: .askedInsideHook)
-        }
-        if case .loaded = try plugins.load(declaring: identity) {
+        guard let identity, let (folder, plugin) = pluginDirectories.owner(of: identity) else { return false }
+        if try load(plugin, of: folder.plugins, for: identity, recordingFirstUse: true) {
             logger.info("loaded plugin on first use", metadata: ["path": "\(plugin.path)", "for": "\(identity)"])
-            pluginDirectories.loaded(plugin, by: plugins, firstUse: identity)
         }
         return true
     }
 
-    /// Makes a plugin deferred again after its last unload, if a folder of this hive holds it and loaded it:
-    /// its routes get their placeholders back, and the next first use loads it anew.
-    func pluginUnloaded(_ file: PluginFileStamp) {
-        guard let (plugins, plugin) = pluginDirectories.plugin(matching: file), plugins.unloaded(path: plugin.path) else { return }
-        pluginDirectories.unloaded(plugin)
-        logger.info("plugin unloaded; deferred again", metadata: ["path": "\(plugin.path)"])
+    /// Loads a plugin of a folder through the lifecycle, which makes it one load however many threads ask.
+    private func load(
+        _ plugin: IndexedPlugin, of plugins: DeferredPlugins, for identity: RecordIdentity, recordingFirstUse: Bool
+    ) throws(DeferredPluginError) -> Bool {
+        try pluginLifecycle.load(
+            plugin, for: identity, recordingFirstUse: recordingFirstUse,
+            // From a hook the hive runs, the plugin's records would be registered only after the hook returns.
+            insideHook: { deliveries.isDeliveringOnCurrentThread },
+            open: { () throws(DeferredPluginError) -> PluginLifecycle.Load in
+                try plugins.open(plugin, for: identity) { [self] path throws(PluginError) -> PluginLifecycle.Load in
+                    do throws(HiveError) {
+                        return try load(atPath: path).load
+                    } catch .plugin(let error) {
+                        throw error
+                    } catch {
+                        throw PluginError(path: path, operation: .load, kind: .loaderFailed, reason: error.description)
+                    }
+                }
+            })
     }
 
     /// Dependencies of the folder's modules that no indexed plugin, linked object or registered module provides.

@@ -40,8 +40,10 @@ public final class Hive: Sendable {
     let logger: Logger
     private let state: Locked<State>
     let deliveries = DeliveryQueue()
-    /// The plugin folders added, and what their unloaded plugins declare (Hive+PluginDirectories.swift).
+    /// The plugin folders added, and what their plugins declare (Hive+PluginDirectories.swift).
     let pluginDirectories = PluginDirectories()
+    /// The one owner of what this hive has loaded: plugins, their counts and phases, and route placeholders.
+    let pluginLifecycle: PluginLifecycle
     /// Which record became which registration, per manager.
     private let serviceRecords = RecordLedger<ServiceManager>()
     private let routeRecords = RecordLedger<Router>()
@@ -49,10 +51,6 @@ public final class Hive: Sendable {
     private let moduleRecords = RecordLedger<ModuleManager>()
 
     private struct State {
-        /// Loaded plugins by their loader identity, with how many loads are outstanding.
-        var plugins: [UInt: (plugin: Plugin, loads: Int)] = [:]
-        /// Plugins that stay mapped after their last unload, with their file as it was when first loaded.
-        var retiredPlugins: [UInt: PluginFileStamp] = [:]
         var diagnostics: BoundedHistory<HiveDiagnostic>
         /// The objects the managers have been given, and the sequence number of the next registry diagnostic.
         var delivered = ObjectTable<ObjectAnnotations>()
@@ -77,6 +75,7 @@ public final class Hive: Sendable {
         self.mediator = mediator
         self.logger = logger
         state = Locked(State(diagnostics: BoundedHistory(limit: diagnosticLimit)))
+        pluginLifecycle = PluginLifecycle(registry: registry, directories: pluginDirectories)
         modules.hub.withLock { $0 = WeakHub(self) }
     }
 
@@ -175,6 +174,11 @@ public final class Hive: Sendable {
     ///   changed since: it is still mapped, so loading it would bring back the old build, and nothing is registered.
     @discardableResult
     public func loadPlugin(atPath path: String) throws(HiveError) -> [HiveDiagnostic] {
+        try load(atPath: path).diagnostics
+    }
+
+    /// `loadPlugin(atPath:)`, returning which life of the plugin the load counts for as well.
+    func load(atPath path: String) throws(HiveError) -> (load: PluginLifecycle.Load, diagnostics: [HiveDiagnostic]) {
         let path = ExecutableOrigin.resolve(path)
         let plugin: Plugin
         do {
@@ -182,33 +186,22 @@ public final class Hive: Sendable {
         } catch {
             throw .plugin(error)
         }
-        let (isNew, changedSinceRetired) = state.withLock { state in
-            if let loaded = state.plugins[plugin.identity] {
-                state.plugins[plugin.identity] = (loaded.plugin, loaded.loads + 1)
-                return (false, false)
-            }
-            // Still mapped from before: bringing its objects back would run the old build, not the file's.
-            if let earlier = state.retiredPlugins[plugin.identity], earlier != plugin.file { return (false, true) }
-            state.retiredPlugins[plugin.identity] = nil
-            state.plugins[plugin.identity] = (plugin, 1)
-            return (true, false)
-        }
-        if changedSinceRetired {
+        switch pluginLifecycle.countLoad(of: plugin) {
+        case .changedSinceRetired:
             try? plugin.unload()
             record([.pluginChangedSinceUnloaded(path: plugin.objectPath)])
             throw .pluginChangedSinceUnloaded(path: plugin.objectPath)
-        }
-        guard isNew else {
+        case .again(let load):
             // The loader counted this load as well; one handle per plugin is enough.
             try? plugin.unload()
             logger.debug("plugin loaded again", metadata: ["path": "\(path)"])
-            return []
+            return (load, [])
+        case .first(let load):
+            logger.info("loaded plugin", metadata: ["path": "\(path)", "object": "\(plugin.objectPath)"])
+            HiveObserver.pluginLoaded()
+            pluginLifecycle.paused(at: .loadCounted, plugin.path)
+            return (load, (try? deliver()) ?? [])
         }
-        logger.info("loaded plugin", metadata: ["path": "\(path)", "object": "\(plugin.objectPath)"])
-        HiveObserver.pluginLoaded()
-        registry.refresh()
-        registry.reinstateObjects(atPath: plugin.objectPath)
-        return (try? deliver()) ?? []
     }
 
     /// Counts one load of the plugin down; at the last, retires what it registered (its modules get tearDown
@@ -222,28 +215,23 @@ public final class Hive: Sendable {
     public func unloadPlugin(atPath path: String) throws(HiveError) -> [HiveDiagnostic] {
         let path = ExecutableOrigin.resolve(path)
         guard let identity = Plugin.loadedIdentity(atPath: path) else { throw .pluginNotLoaded(path: path) }
-        let leaving = try state.withLock { state throws(HiveError) -> Plugin? in
-            guard let loaded = state.plugins[identity] else { throw .pluginNotLoaded(path: path) }
-            guard loaded.loads == 1 else {
-                state.plugins[identity] = (loaded.plugin, loaded.loads - 1)
-                return nil
-            }
-            state.plugins[identity] = nil
-            if loaded.plugin.staysLoaded { state.retiredPlugins[identity] = loaded.plugin.file }
-            return loaded.plugin
-        }
-        guard let plugin = leaving else { return [] }
-        registry.retireObjects(atPath: plugin.objectPath)
-        defer { pluginUnloaded(plugin.file) }
-        return try deliver { [registry, logger] in
+        guard let leaving = try pluginLifecycle.countUnload(of: identity, path: path) else { return [] }
+        let plugin = leaving.plugin
+        pluginLifecycle.paused(at: .unloadCounted, plugin.path)
+        return try deliver { [self] in
+            var failure: HiveError?
             do throws(PluginError) {
                 try plugin.unload()
+                logger.info("unloaded plugin", metadata: ["path": "\(plugin.path)"])
             } catch {
-                return .failure(.plugin(error))
+                failure = .plugin(error)
             }
-            logger.info("unloaded plugin", metadata: ["path": "\(plugin.path)"])
             registry.refresh()
-            return .success([])
+            pluginLifecycle.paused(at: .unloadDelivered, plugin.path)
+            if pluginLifecycle.finishUnload(leaving) {
+                logger.info("plugin unloaded; deferred again", metadata: ["path": "\(leaving.folderPath ?? plugin.path)"])
+            }
+            return failure.map { .failure($0) } ?? .success([])
         }
     }
 

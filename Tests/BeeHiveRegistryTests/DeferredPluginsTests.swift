@@ -3,7 +3,9 @@ import Foundation
 import Glibc
 import Testing
 
-/// Deferred plugins: known from the index, loaded on first use, once.
+/// Deferred plugins: known from the index without loading, each file checked against its entry before it is
+/// opened. That a plugin loads once however many threads ask is the hive's plugin lifecycle's business
+/// (BeeHiveIntegrationTests' PluginLifecycleTests).
 @Suite(.timeLimit(.minutes(10))) struct DeferredPluginsTests {
     @Test func fiftyPluginsLoadNoneUntilFirstUseThenExactlyOne() throws {
         let folder = try PluginFolder()
@@ -22,33 +24,12 @@ import Testing
         #expect(deferred.plugin(declaring: RecordIdentity(kind: .service, name: "Plugins.Nobody")) == nil)
         #expect(try mappedFiles(in: index.folder).isEmpty, "answering who declares what loads nothing")
         let path = index.folder + "/libplugin17.so"
-        #expect(try deferred.load(declaring: service) == .loaded(path: path))
+        let plugin = try #require(deferred.plugin(declaring: service))
+        let loaded = try deferred.open(plugin, for: service, with: Plugin.load(atPath:))
+        #expect(loaded.path == path)
         let mappedNow = try mappedFiles(in: index.folder)
         #expect(mappedNow == [path], "\(mappedNow)")
-        #expect(try deferred.load(declaring: RecordIdentity(kind: .target, name: "target17")) == .alreadyLoaded(path: path))
-        #expect(deferred.loadedPaths == [path])
-    }
-
-    @Test func sixtyFourThreadsLoadThePluginOnce() throws {
-        let folder = try PluginFolder()
-        defer { folder.remove() }
-        try folder.addPlugin(0)
-        try folder.addPlugin(1)
-        let (index, _) = try folder.index()
-        let deferred = DeferredPlugins([index])
-        let outcomes = ReadLog()
-        DispatchQueue.concurrentPerform(iterations: 64) { _ in
-            do {
-                switch try deferred.load(declaring: RecordIdentity(kind: .route, name: "/plugin1/:id")) {
-                case .loaded: outcomes.append("loaded")
-                case .alreadyLoaded: outcomes.append("already")
-                case nil: outcomes.append("none")
-                }
-            } catch { outcomes.append("\(error)") }
-        }
-        #expect(outcomes.paths.filter { $0 == "loaded" }.count == 1)
-        #expect(outcomes.paths.filter { $0 == "already" }.count == 63)
-        #expect(deferred.loadedPaths == [index.folder + "/libplugin1.so"])
+        #expect(deferred.plugin(declaring: RecordIdentity(kind: .target, name: "target17")) == plugin)
     }
 
     @Test func pluginDeletedOrReplacedAfterIndexingIsATypedError() throws {
@@ -62,14 +43,14 @@ import Testing
         try folder.addPlugin(9, name: "libplugin1.so")
         let gone = RecordIdentity(kind: .service, name: "Plugins.Service0")
         #expect(throws: DeferredPluginError(path: index.folder + "/libplugin0.so", requested: gone, reason: .vanished)) {
-            try deferred.load(declaring: gone)
+            try open(gone, in: deferred)
         }
         let changed = RecordIdentity(kind: .target, name: "target1")
         #expect(throws: DeferredPluginError(path: index.folder + "/libplugin1.so", requested: changed, reason: .changedSinceIndexed)) {
-            try deferred.load(declaring: changed)
+            try open(changed, in: deferred)
         }
         // The failure stays: a later ask gets the same error, and nothing was loaded.
-        #expect(throws: DeferredPluginError.self) { try deferred.load(declaring: gone) }
+        #expect(throws: DeferredPluginError.self) { try open(gone, in: deferred) }
         #expect(try mappedFiles(in: index.folder).isEmpty)
     }
 
@@ -84,12 +65,18 @@ import Testing
         let deferred = DeferredPlugins([index])
         let asked = RecordIdentity(kind: .service, name: "Plugins.Service3")
         #expect {
-            try deferred.load(declaring: asked)
+            try open(asked, in: deferred)
         } throws: { error in
             guard let error = error as? DeferredPluginError, case .loadFailed(let failure) = error.reason else { return false }
             return error.path == index.folder + "/libneedsdep.so" && error.requested == asked && failure.reason.contains("libdep.so")
                 && error.description.contains("libneedsdep.so") && error.description.contains("Plugins.Service3")
         }
-        #expect(deferred.loadedPaths.isEmpty)
+        #expect(try mappedFiles(in: index.folder).isEmpty)
+    }
+
+    /// Opens the plugin declaring `identity` as the hive does, after the checks.
+    private func open(_ identity: RecordIdentity, in deferred: DeferredPlugins) throws(DeferredPluginError) {
+        guard let plugin = deferred.plugin(declaring: identity) else { return }
+        _ = try deferred.open(plugin, for: identity, with: Plugin.load(atPath:))
     }
 }
