@@ -104,8 +104,8 @@ extension Hive {
     }
 
     /// The plugins of this hive's folders that a first use loaded, in the order they loaded, each with what was
-    /// asked for (a plugin unloaded and used again is listed again); plugins loaded when their folder was
-    /// added (those carrying launch modules) are not among them.
+    /// asked for (a plugin unloaded and used again is listed again), the newest 1,000; plugins loaded when
+    /// their folder was added (those carrying launch modules) are not among them.
     public var pluginsLoadedOnFirstUse: [PluginFirstUse] { pluginLifecycle.firstUses }
 
     /// Lets each manager ask the plugin folders on a miss; done once.

@@ -195,12 +195,15 @@ public final class Hive: Sendable {
             // The loader counted this load as well; one handle per plugin is enough.
             try? plugin.unload()
             logger.debug("plugin loaded again", metadata: ["path": "\(path)"])
+            pluginLifecycle.waitUntilDelivered(load, insideHook: deliveries.isDeliveringOnCurrentThread)
             return (load, [])
         case .first(let load):
             logger.info("loaded plugin", metadata: ["path": "\(path)", "object": "\(plugin.objectPath)"])
             HiveObserver.pluginLoaded()
             pluginLifecycle.paused(at: .loadCounted, plugin.path)
-            return (load, (try? deliver()) ?? [])
+            let found = (try? deliver()) ?? []
+            pluginLifecycle.delivered(load)
+            return (load, found)
         }
     }
 

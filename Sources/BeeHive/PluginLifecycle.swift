@@ -70,6 +70,9 @@ final class PluginLifecycle: Sendable {
         let plugin: Plugin
         let load: Load
         var count: Int
+        /// Whether the first load's delivery has handed the records to the managers: a later load of the same
+        /// life waits for it, so that what it loaded is reachable when it returns.
+        var isDelivered = false
     }
 
     private struct State {
@@ -79,7 +82,8 @@ final class PluginLifecycle: Sendable {
         var retired: [UInt: PluginFileStamp] = [:]
         /// The phases of the plugins of folders, by the path their index gives; none is indexed.
         var phases: [String: Phase] = [:]
-        var firstUses: [PluginFirstUse] = []
+        /// Bounded: a server that unloads and uses plugins again for months must not grow with it.
+        var firstUses = BoundedHistory<PluginFirstUse>(limit: PluginLifecycle.firstUseLimit)
         var placeholders = RoutePlaceholders()
         var lastGeneration: UInt64 = 0
 
@@ -103,7 +107,10 @@ final class PluginLifecycle: Sendable {
         hold(point, path)
     }
 
-    var firstUses: [PluginFirstUse] { state.withLock { state, _ in state.firstUses } }
+    /// How many first uses `firstUses` keeps, the newest.
+    static let firstUseLimit = 1000
+
+    var firstUses: [PluginFirstUse] { state.withLock { state, _ in state.firstUses.entries } }
 
     // MARK: Loads and unloads of any plugin
 
@@ -126,6 +133,22 @@ final class PluginLifecycle: Sendable {
             registry.refresh()
             registry.reinstateObjects(atPath: plugin.objectPath)
             return .first(load)
+        }
+    }
+
+    /// Marks the first load of a life delivered, and wakes the loads waiting for it.
+    func delivered(_ load: Load) {
+        state.withLockBroadcasting { state in
+            if state.isCurrent(load) { state.loaded[load.identity]?.isDelivered = true }
+        }
+    }
+
+    /// Waits until the first load of `load`'s life has delivered its records, or the life ended. Not from a
+    /// hook the hive runs (`insideHook`): that delivery may be queued behind the hook.
+    func waitUntilDelivered(_ load: Load, insideHook: Bool) {
+        guard !insideHook else { return }
+        state.withLock { state, wait in
+            while state.isCurrent(load), state.loaded[load.identity]?.isDelivered == false { wait() }
         }
     }
 
