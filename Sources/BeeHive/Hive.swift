@@ -44,11 +44,12 @@ public final class Hive: Sendable {
     let pluginDirectories = PluginDirectories()
     /// The one owner of what this hive has loaded: plugins, their counts and phases, and route placeholders.
     let pluginLifecycle: PluginLifecycle
-    /// Which record became which registration, per manager.
-    private let serviceRecords = RecordLedger<ServiceManager>()
-    private let routeRecords = RecordLedger<Router>()
-    private let targetRecords = RecordLedger<Mediator>()
-    private let moduleRecords = RecordLedger<ModuleManager>()
+    // Which record became which registration: each manager's own ledger, which its `apply(_:)` uses too, so that
+    // a manager fed by the hive and by hand registers nothing twice.
+    private var serviceRecords: RecordLedger<ServiceManager> { services.ledger }
+    private var routeRecords: RecordLedger<Router> { router.ledger }
+    private var targetRecords: RecordLedger<Mediator> { mediator.ledger }
+    private var moduleRecords: RecordLedger<ModuleManager> { modules.ledger }
 
     private struct State {
         var diagnostics: BoundedHistory<HiveDiagnostic>

@@ -73,8 +73,9 @@ public final class ModuleManager: Sendable {
     /// The hub this manager belongs to (a `Hive`), held weakly since the hub holds the manager, so that hooks
     /// reach its services, router and mediator through their context.
     package let hub = Locked(WeakHub())
-    /// What `apply(_:)` registered from records; the hub keeps its own.
-    let ledger = RecordLedger<ModuleManager>()
+    /// Which record became which registration: the one ledger, used by `apply(_:)` and by the hub that feeds
+    /// this manager, so that feeding it both ways registers nothing twice.
+    package let ledger = RecordLedger<ModuleManager>()
     let asyncQueue = DispatchQueue(label: "beehive.modules.async-init", attributes: .concurrent)
     /// `State.environment` again, as its index in `ModuleEnvironment.allCases`: every hook's context reads it,
     /// and the inits of a launch would otherwise contend for the manager's lock.

@@ -1,8 +1,8 @@
 import BeeHiveLocks
 
 /// Which record became which registration in one consumer, and which records wait to be registered: the one
-/// place that bookkeeping lives. The hub keeps a ledger per manager; a manager used without the hub keeps one
-/// for its `apply(_:)`.
+/// place that bookkeeping lives. Each manager owns one, which its `apply(_:)` and the hub feeding it both use,
+/// so a record fed both ways is registered once.
 ///
 /// The ledger holds no reference to its consumer (the consumer is passed to each call), so a manager owning
 /// its ledger makes no cycle. Calls into the consumer run outside the ledger's lock.

@@ -45,8 +45,9 @@ public final class Mediator: Sendable {
     /// Whether `+` in URL query values becomes a space.
     public let decodesPlusSymbols: Bool
     private let state = Locked(State())
-    /// What `apply(_:)` registered from records; the hub keeps its own.
-    private let ledger = RecordLedger<Mediator>()
+    /// Which record became which registration: the one ledger, used by `apply(_:)` and by the hub that feeds
+    /// this manager, so that feeding it both ways registers nothing twice.
+    package let ledger = RecordLedger<Mediator>()
     private let logger: Logger
     /// Asked, by target name, when no target is registered under a name (Mediator+Deferred.swift); the hub
     /// sets it.

@@ -46,8 +46,9 @@ public final class Router: Sendable {
     private let leases = TableLeases()
     /// ``ThreadSanitizer/isActive``, read once: the global's lazy initializer was checked on every routing call.
     private let underThreadSanitizer = ThreadSanitizer.isActive
-    /// What `apply(_:)` registered from records; the hub keeps its own.
-    let ledger = RecordLedger<Router>()
+    /// Which record became which registration: the one ledger, used by `apply(_:)` and by the hub that feeds
+    /// this manager, so that feeding it both ways registers nothing twice.
+    package let ledger = RecordLedger<Router>()
     let logger: Logger
     /// Asked, by URL, when no route handles it (Router+Deferred.swift); the hub sets it.
     package let deferred = Locked<DeferredLookup<String>?>(nil)

@@ -21,8 +21,9 @@ public final class ServiceManager: Sendable {
     /// `State.generation`, for the threads' copies of the cache (read without the lock); stored under it.
     private let published = Atomic<UInt64>(0)
     private static let identities = Atomic<UInt64>(0)
-    /// What `apply(_:)` registered from records; the hub keeps its own.
-    let ledger = RecordLedger<ServiceManager>()
+    /// Which record became which registration: the one ledger, used by `apply(_:)` and by the hub that feeds
+    /// this manager, so that feeding it both ways registers nothing twice.
+    package let ledger = RecordLedger<ServiceManager>()
     /// Services registered with an `async` factory (ServiceManager+Async.swift).
     let asyncRegistrations = AsyncRegistrations()
     /// Asked when a lookup finds no registration (ServiceManager+Deferred.swift); the hub sets it.

@@ -145,6 +145,24 @@ struct ModulesService: Service {
         #expect(hive.refresh().isEmpty)
     }
 
+    /// A manager that the hive feeds and that is also given the registry's records by hand (`apply`) registers
+    /// each record once, and the hive's removal takes it away: both go through the manager's one ledger.
+    @Test func aManagerFedByItsHiveAndByHandRegistersEachRecordOnce() throws {
+        let source = ScriptedSource()
+        let registry = AnnotationRegistry(source: source)
+        let object = ScriptedSource.object(6, "/app/lib/libtwice.so", ["beehive:1|route|/twice|BeeHiveIntegrationTests.HiveCatalogHandler"])
+        source.enqueue(.loaded(object))
+        let hive = Hive(registry: registry)
+        hive.refresh()
+        let twice = { hive.router.routes().filter { $0.pattern.text == "/twice" }.count }
+        #expect(twice() == 1)
+        #expect(hive.router.apply(registry.snapshot()).isEmpty)
+        #expect(twice() == 1, "fed by the hive and by hand, registered once")
+        source.enqueue(.unloaded(object.object))
+        hive.refresh()
+        #expect(twice() == 0, "the hive's removal leaves no copy behind")
+    }
+
     @Test func bootstrapAfterFirstUseIsRefused() {
         _ = Hive.shared
         #expect(throws: HiveError.self) { try Hive.bootstrap { Hive() } }
