@@ -7,12 +7,17 @@ extension Application {
     /// shutdown (SIGTERM with `runService()`), the server stops accepting and finishes the requests in flight
     /// first, then the modules get `willTerminate` and are torn down in reverse order.
     ///
+    /// A SIGHUP rescans the plugin folders (`HiveHTTP.rescanPluginFolders()`), besides sending `reload` to
+    /// every module.
+    ///
     /// When the host cannot start, the application fails with its `HiveError` before serving anything.
     public mutating func addHive<Context: RequestContext>(_ http: HiveHTTP<Context>) where Responder.Context == Context {
         let (started, announce) = AsyncStream<Void>.makeStream()
         let host = http.host
         beforeServerStarts {
             do {
+                try host.hive.modules.register(PluginRescanModule { await http.rescanPluginFolders() })
+                http.rescan.takeBaseline()
                 try await host.start()
             } catch {
                 try? await host.shutdown()

@@ -1,6 +1,7 @@
 public import BeeHive
 public import Hummingbird
 public import Logging
+import Foundation
 
 /// Serves the hive's HTTP modules from a Hummingbird router, and loads plugins on their first request.
 ///
@@ -24,15 +25,24 @@ public import Logging
 public struct HiveHTTP<Context: RequestContext>: RouterMiddleware {
     public let host: HiveHost
     let routes: MountedRoutes<Context>
+    let rescan: PluginRescan
     let logger: Logger
 
+    /// - Parameters:
+    ///   - host: the host whose hive's modules serve HTTP.
+    ///   - context: the request context of the application's router.
+    ///   - pluginTrust: which plugin files a rescan accepts; pass the policy the host's folders were added with.
+    ///   - logger: where loads, mounts and failures are reported; nothing by default.
     public init(
-        host: HiveHost, context: Context.Type = BasicRequestContext.self,
+        host: HiveHost, context: Context.Type = BasicRequestContext.self, pluginTrust: PluginTrustPolicy = .strict,
         logger: Logger = Logger(label: "beehive.http", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.host = host
         self.logger = logger
         routes = MountedRoutes(hive: host.hive, logger: logger)
+        rescan = PluginRescan(
+            folders: PluginRescan.folders(fromEnvironment: ProcessInfo.processInfo.environment), trust: pluginTrust,
+            logger: logger)
     }
 
     /// The paths whose modules are mounted, longest first.
@@ -42,6 +52,24 @@ public struct HiveHTTP<Context: RequestContext>: RouterMiddleware {
     /// started. Call it after registering a module in code while the server runs.
     public func mountModules() {
         routes.mountNewModules()
+    }
+
+    /// Looks for plugins dropped into the folders of `BEEHIVE_PLUGIN_PATH` since the host started (or since the
+    /// last rescan), loads them and mounts the routes of their HTTP modules; returns the paths of the plugins
+    /// it loaded. The server keeps serving meanwhile. `addHive(_:)` also runs it on SIGHUP.
+    ///
+    /// Unlike the plugins indexed at start, a plugin found by a rescan is loaded now rather than on its first
+    /// request (the hive indexes a folder once).
+    @discardableResult
+    public func rescanPluginFolders() async -> [String] {
+        let hive = host.hive
+        let rescan = rescan
+        let routes = routes
+        return await routes.onLoader {
+            let loaded = rescan.loadNewPlugins(into: hive)
+            routes.mountNewModules()
+            return loaded
+        }
     }
 
     public func handle(

@@ -115,10 +115,15 @@ final class MountedRoutes<Context: RequestContext>: Sendable {
         }
     }
 
-    private func runLoad(_ url: String) async -> LoadOutcome {
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<LoadOutcome, Never>) in
-            loader.async { continuation.resume(returning: self.loadBlocking(url)) }
+    /// Runs `work` on the loader's queue, after the loads and rescans before it.
+    func onLoader<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+            loader.async { continuation.resume(returning: work()) }
         }
+    }
+
+    private func runLoad(_ url: String) async -> LoadOutcome {
+        let outcome = await onLoader { self.loadBlocking(url) }
         state.withLock { $0.load = nil }
         return outcome
     }

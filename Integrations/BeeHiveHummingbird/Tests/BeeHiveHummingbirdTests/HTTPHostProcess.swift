@@ -152,6 +152,10 @@ final class HTTPHostProcess: Sendable {
         }
     }
 
+    func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
     /// Sends SIGTERM and waits for the host to exit; returns its exit status.
     func terminate() async throws -> Int32 {
         kill(process.processIdentifier, SIGTERM)

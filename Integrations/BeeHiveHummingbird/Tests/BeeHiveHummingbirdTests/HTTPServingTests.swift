@@ -90,4 +90,34 @@ struct HTTPServingTests {
         #expect(ordersDown < catalogDown, "\(events)")
         #expect(events.last == "exit", "\(events)")
     }
+
+    @Test func aPluginAddedWhileServingIsServedAfterARescanWithoutDroppingARequest() async throws {
+        let host = try await HTTPHostProcess(plugins: [])
+        #expect(try await host.request("/greeter/hello").status == 404)
+        // Requests keep arriving while the plugin is added and loaded.
+        let traffic = Task {
+            var statuses: [Int] = []
+            for _ in 0..<40 {
+                statuses.append(try await host.request("/catalog/items").status)
+            }
+            return statuses
+        }
+        try HTTPHostProcess.install("libGreeter.so", into: host.plugins)
+        #expect(try await host.request("/greeter/hello").status == 404)
+        let rescan = try await host.request("/host/rescan", method: "POST")
+        #expect(rescan.body == host.plugins.appending(path: "libGreeter.so").path)
+        #expect(try await host.request("/greeter/hello").body == "hello world from the greeter plugin")
+        #expect(try await traffic.value == Array(repeating: 200, count: 40))
+        // Nothing new: a second rescan loads nothing.
+        #expect(try await host.request("/host/rescan", method: "POST").body == "")
+    }
+
+    @Test func sighupRescansThePluginFolders() async throws {
+        let host = try await HTTPHostProcess(plugins: [])
+        try HTTPHostProcess.install("libGreeter.so", into: host.plugins)
+        host.signal(SIGHUP)
+        try await host.waitForEvent("setUp Greeter.GreeterModule")
+        #expect(try await host.request("/greeter/hello").body == "hello world from the greeter plugin")
+        #expect(try await host.request("/catalog/items").body == "apple,pear")
+    }
 }

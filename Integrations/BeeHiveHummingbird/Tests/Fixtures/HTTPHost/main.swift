@@ -81,6 +81,9 @@ router.get("/host/types") { _, _ in
 router.get("/host/plugins") { _, _ in
     host.hive.pluginsLoadedOnFirstUse.map(\.path).joined(separator: "\n")
 }
+router.post("/host/rescan") { _, _ in
+    await http.rescanPluginFolders().joined(separator: "\n")
+}
 var app = Application(
     router: router,
     configuration: .init(address: .hostname("127.0.0.1", port: 0)),
