@@ -121,3 +121,16 @@ struct HTTPServingTests {
         #expect(try await host.request("/catalog/items").body == "apple,pear")
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct HTTPTracingTests {
+    @Test func theRequestSpanIsTheParentOfSpansModulesMakeWhileHandlingIt() async throws {
+        let host = try await HTTPHostProcess(plugins: [])
+        #expect(try await host.request("/catalog/traced").body == "traced")
+        let spans = try await host.request("/host/spans").body.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+        let lookup = try #require(spans.first { $0[0] == "catalog.lookup" }, "\(spans)")
+        let request = try #require(spans.first { $0[1] == lookup[2] }, "the lookup's parent is not among \(spans)")
+        #expect(request[2] == "-", "the request's span is a root span: \(spans)")
+        #expect(request[0] != "catalog.lookup")
+    }
+}

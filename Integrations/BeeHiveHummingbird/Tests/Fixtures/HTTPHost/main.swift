@@ -5,6 +5,7 @@ import BeeHive
 import BeeHiveHummingbird
 import Foundation
 import Logging
+import Tracing
 
 func event(_ text: String) {
     FileHandle.standardOutput.write(Data("event \(text)\n".utf8))
@@ -37,6 +38,10 @@ final class CatalogModule: HTTPModule {
             let item = try context.parameters.require("item")
             guard let price = try prices.resolve().price(of: item) else { throw HTTPError(.notFound) }
             return "\(price)"
+        }
+        // A span of the module's own, whose parent is the request's span.
+        routes.get("traced") { _, _ in
+            withSpan("catalog.lookup") { _ in "traced" }
         }
         // Holds the request open, for the test of a graceful shutdown with requests in flight.
         routes.get("slow") { request, _ in
@@ -71,10 +76,18 @@ let host = HiveHost(hive: .shared, logger: logger)
 try host.hive.modules.register(CatalogModule.self)
 try host.hive.modules.register(OrdersModule.self)
 host.hive.services.register((any PriceList).self) { _, _ in FixedPrices() }
+let tracer = RecordingTracer()
+InstrumentationSystem.bootstrap(tracer)
 let http = HiveHTTP(host: host, logger: logger)
 // BeeHive has a `Router` of its own (URL routing): name Hummingbird's.
 let router = Hummingbird.Router()
+router.add(middleware: TracingMiddleware())
 router.add(middleware: http)
+router.get("/host/spans") { _, _ in
+    tracer.ended.withLock { spans in
+        spans.map { "\($0.name)|\($0.id)|\($0.parent.map(String.init) ?? "-")" }.joined(separator: "\n")
+    }
+}
 router.get("/host/types") { _, _ in
     "\(ObjectIdentifier(Response.self).hashValue) \(ObjectIdentifier(Hummingbird.Router<BasicRequestContext>.self).hashValue)"
 }
