@@ -24,7 +24,7 @@ extension Application {
                 announce.finish()
                 throw error
             }
-            http.mountModules()
+            await http.mountModules()
             announce.yield()
             announce.finish()
         }

@@ -23,7 +23,7 @@ import Foundation
 ///
 /// Handlers run inside `Hive.withInjection(_:)` of the host's hive, so `@Injected` services come from it.
 public struct HiveHTTP<Context: RequestContext>: RouterMiddleware {
-    public let host: HiveHost
+    let host: HiveHost
     let routes: MountedRoutes<Context>
     let rescan: PluginRescan
     let logger: Logger
@@ -45,13 +45,10 @@ public struct HiveHTTP<Context: RequestContext>: RouterMiddleware {
             logger: logger)
     }
 
-    /// The paths whose modules are mounted, longest first.
-    public var mountedPaths: [String] { routes.mountedPaths }
-
     /// Mounts the routes of registered `HTTPModule`s not mounted yet; `addHive(_:)` calls it once the host has
     /// started. Call it after registering a module in code while the server runs.
-    public func mountModules() {
-        routes.mountNewModules()
+    public func mountModules() async {
+        await routes.mountModules()
     }
 
     /// Looks for plugins dropped into the folders of `BEEHIVE_PLUGIN_PATH` since the host started (or since the
@@ -62,14 +59,7 @@ public struct HiveHTTP<Context: RequestContext>: RouterMiddleware {
     /// request (the hive indexes a folder once).
     @discardableResult
     public func rescanPluginFolders() async -> [String] {
-        let hive = host.hive
-        let rescan = rescan
-        let routes = routes
-        return await routes.onLoader {
-            let loaded = rescan.loadNewPlugins(into: hive)
-            routes.mountNewModules()
-            return loaded
-        }
+        await routes.rescan(rescan)
     }
 
     public func handle(

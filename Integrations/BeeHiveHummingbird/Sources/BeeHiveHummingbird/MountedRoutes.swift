@@ -52,26 +52,25 @@ final class MountedRoutes<Context: RequestContext>: Sendable {
         state.withLock { $0.mounts.first { $0.serves(path) } }
     }
 
-    var mountedPaths: [String] {
-        state.withLock { $0.mounts.map(\.path) }
-    }
-
-    /// Mounts the routes of every `HTTPModule` of the hive not mounted yet.
-    func mountNewModules() {
+    /// Mounts the routes of every `HTTPModule` of the hive not mounted yet. Runs on the loader's queue only, so
+    /// that two passes never build the same module's routes; the modules' `addRoutes` run outside the lock.
+    private func mountNewModules() {
         let names = hive.modules.modules.map(\.name)
-        let fresh = state.withLock { state in
-            let fresh = names.filter { !state.seen.contains($0) }
-            state.seen.formUnion(fresh)
-            return fresh
-        }
-        // The modules' `addRoutes` run outside the lock.
+        let fresh = state.withLock { state in names.filter { !state.seen.contains($0) } }
         var mounts: [Mount] = []
+        var done: [String] = []
         for name in fresh {
-            guard let type = _typeByName(name) as? any HTTPModule.Type, let mount = makeMount(type) else { continue }
+            guard let type = _typeByName(name) as? any HTTPModule.Type else {
+                done.append(name)
+                continue
+            }
+            // A module still waiting for a dependency has no instance yet: it is mounted by a later pass.
+            guard let mount = makeMount(type) else { continue }
             mounts.append(mount)
+            done.append(name)
         }
-        guard !mounts.isEmpty else { return }
         state.withLock { state in
+            state.seen.formUnion(done)
             for mount in mounts {
                 if let taken = state.mounts.first(where: { $0.path == mount.path }) {
                     logger.error("two HTTP modules claim one path; the first keeps it", metadata: [
@@ -84,6 +83,20 @@ final class MountedRoutes<Context: RequestContext>: Sendable {
             state.mounts.sort { $0.path.count > $1.path.count }
         }
         for mount in mounts { logger.info("mounted HTTP routes", metadata: ["path": "\(mount.path)", "module": "\(mount.module)"]) }
+    }
+
+    /// `mountNewModules()` after the loads and rescans under way.
+    func mountModules() async {
+        await onLoader { self.mountNewModules() }
+    }
+
+    /// Loads the plugins `rescan` finds and mounts their modules; returns their paths.
+    func rescan(_ rescan: PluginRescan) async -> [String] {
+        await onLoader {
+            let loaded = rescan.loadNewPlugins(into: self.hive)
+            self.mountNewModules()
+            return loaded
+        }
     }
 
     private func makeMount<Module: HTTPModule>(_ type: Module.Type) -> Mount? {
@@ -116,7 +129,7 @@ final class MountedRoutes<Context: RequestContext>: Sendable {
     }
 
     /// Runs `work` on the loader's queue, after the loads and rescans before it.
-    func onLoader<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    private func onLoader<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
             loader.async { continuation.resume(returning: work()) }
         }
