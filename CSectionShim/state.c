@@ -46,7 +46,6 @@ typedef struct bh_walk {
     size_t visited;
     uint64_t next_id;                  /* 0: every object gets id 0 */
     int out_of_memory;
-    int careful;                       /* new objects are read through the kernel (bh_memory_notes_read) */
     unsigned long long adds, subs;
 } bh_walk;
 
@@ -68,7 +67,10 @@ static bh_known *bh_find_known(bh_walk *walk, uintptr_t base, const char *name) 
 /* Reads a new object's notes and, if it is annotated, its records; the object's memory is not read again. */
 static int bh_meet(bh_walk *walk, const struct dl_phdr_info *info, int is_main) {
     bh_memory_notes notes;
-    bh_memory_notes_read(info, walk->careful, &notes);
+    /* Through the kernel, in the first walk too: the library holding this walk may be loaded with dlopen long
+       after the process started, and then meets objects that the app loaded earlier and that were cut short on
+       disk since. Two system calls per new object, a few microseconds each. */
+    bh_memory_notes_read(info, 1, &notes);
     bh_object *object = NULL;
     const char *path = bh_display_name(info->dlpi_name, is_main);
     /* An object whose notes cannot be read may be annotated: it is kept, to be reported. */
@@ -186,11 +188,6 @@ size_t bh_refresh(void) {
         return 0;
     }
     size_t known_before = bh_state.known_count;
-    /* The first walk (the constructor's, as the process starts) reads the objects the loader has just mapped
-       directly; reading them through the kernel costs two system calls each, some 20 objects at every start.
-       Every later walk meets objects that the app loaded since, which may have been cut short on disk in the
-       meantime: those are read through the kernel. */
-    bh_state.careful = bh_walked;
     bh_state.visited = 0;
     bh_state.out_of_memory = 0;
     dl_iterate_phdr(bh_visit, &bh_state);

@@ -81,6 +81,18 @@ enum SystemTools {
         }
     }
 
+    /// Compiles Tests/Fixtures/CPlugins/`source` into a program of the system C compiler, linked with libdl only.
+    static func cProgram(_ source: String) throws -> URL {
+        try FileManager.default.createDirectory(at: librariesFolder, withIntermediateDirectories: true)
+        let program = librariesFolder.appending(path: source.replacingOccurrences(of: ".c", with: ""))
+        try run(find("cc") != nil ? "cc" : "clang", [
+            "-O2", "-Wall", "-Wextra", "-Werror",
+            "-I", FixtureBuilder.repositoryRoot.appending(path: "CSectionShim/include").path,
+            FixtureBuilder.fixturesRoot.appending(path: "CPlugins/\(source)").path, "-o", program.path, "-ldl",
+        ])
+        return program
+    }
+
     /// A copy of `file` in `directory`, for tests that modify or replace it.
     static func copy(_ file: URL, into directory: URL, as name: String? = nil) throws -> URL {
         let destination = directory.appending(path: name ?? file.lastPathComponent)

@@ -47,6 +47,26 @@ import Testing
         #expect(reported.allSatisfy { $0.contains(library.path) && $0.contains("no longer backed by its file") })
     }
 
+    /// The first walk, the constructor's, reads as carefully as the later ones: a C program loads the library,
+    /// cuts it short, then loads the core with `dlopen`, whose constructor walks the objects already loaded.
+    @Test func aLibraryTruncatedBeforeTheConstructorsWalkIsReportedAndTheProcessLives() throws {
+        let core = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appending(path: "libBeeHive.so")
+        guard FileManager.default.fileExists(atPath: core.path) else {
+            throw FixtureBuilder.Failure(description: "no libBeeHive.so next to the test binary; run swift build first")
+        }
+        let host = try SystemTools.cProgram("first_walk_host.c")
+        let built = try SystemTools.cPlugin("hub.c", defines: ["HUB_MODULE=BeeHiveIntegrationTests.TruncatedModule"])
+        let folder = try FixtureHost.temporaryDirectory("truncated-first-walk")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = try SystemTools.copy(built, into: folder)
+
+        let run = try FixtureBuilder.run(host, [library.path, core.path])
+        #expect(run.status == 0, "the host ended with \(run.status) (a signal gives its number; SIGBUS is 7):\n\(run.output)")
+        #expect(run.standardOutput.contains("first walk: \(library.path) status 1: its mapped memory is no longer backed"),
+                "\(run.output)")
+    }
+
     /// In the child: loads the library, cuts it to nothing, refreshes, prints what the refresh reported about it,
     /// and exits 0 when that names the library.
     private static func runChild(_ library: String) -> Never {
