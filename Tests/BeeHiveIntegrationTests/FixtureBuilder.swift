@@ -2,9 +2,12 @@ import Foundation
 import Synchronization
 
 /// Builds the fixture packages under Tests/Fixtures with SwiftPM, the way a user's package is built, and runs
-/// what they produce. Each (fixture, configuration, linker) is built once per test run, into a build folder of its
-/// own. At most two builds run at once: a release build spends minutes in whole-module optimisation on one core,
-/// and the machine has two.
+/// what they produce. Each (fixture, configuration, linker) is built once per test run. The two linkers share a
+/// build folder: the linker is chosen by `BEEHIVE_LINKER`, which the manifests turn into link settings, so the
+/// second linker's build only links the objects the first compiled. Each build's products are then copied into
+/// a folder of that linker's own, which the tests run from while the other linker relinks the build folder.
+/// At most two builds run at once: a release build spends minutes in whole-module optimisation on one core, and
+/// the machine has two.
 enum FixtureBuilder {
     enum Configuration: String, Sendable, CaseIterable { case debug, release }
     enum Linker: String, Sendable, CaseIterable { case gold, lld }
@@ -17,10 +20,10 @@ enum FixtureBuilder {
         let linker: Linker
         let sanitizer: Sanitizer?
         let staticStandardLibrary: Bool
-        /// The package's folder, and the build folder (`--scratch-path`) its build went to.
+        /// The package's folder, and the build folder (`--scratch-path`) its build went to, shared by both linkers.
         let package: URL
         let scratchPath: URL
-        /// The folder holding the built executables and shared libraries.
+        /// The folder holding this linker's copy of the built executables, shared libraries and resource bundles.
         let binPath: URL
 
         func product(_ name: String) -> URL { binPath.appending(path: name) }
@@ -48,6 +51,11 @@ enum FixtureBuilder {
     }
 
     private static let slots = Mutex<[Key: Slot]>([:])
+    /// One lock per build folder: the builds that share one run one after the other, without holding a permit.
+    private static let folders = Mutex<[String: Folder]>([:])
+    private final class Folder: Sendable {
+        let lock = Mutex(())
+    }
     private static let concurrentBuilds = 2
     private static let buildPermits = DispatchSemaphore(value: concurrentBuilds)
     /// Taken while waiting for every permit, so that two exclusive callers cannot each hold one and wait forever.
@@ -70,12 +78,39 @@ enum FixtureBuilder {
         }
         return try slot.result.withLock { result in
             if let result { return try result.get() }
-            buildPermits.wait()
-            defer { buildPermits.signal() }
-            let built = Result { () throws(Failure) -> Build in try runBuild(key) }
+            let folder = folders.withLock { folders in
+                let name = scratchFolder(key)
+                if let folder = folders[name] { return folder }
+                let folder = Folder()
+                folders[name] = folder
+                return folder
+            }
+            let built = folder.lock.withLock { _ in
+                waitForOtherBuilds(in: fixturesRoot.appending(path: key.fixture).appending(path: scratchFolder(key)))
+                buildPermits.wait()
+                defer { buildPermits.signal() }
+                return Result { () throws(Failure) -> Build in try runBuild(key) }
+            }
             result = built
             return try built.get()
         }
+    }
+
+    /// Waits, holding no permit, until no other SwiftPM uses the build folder: scripts/test starts the macro
+    /// fixture's release build before the tests, and a permit held while waiting for it would idle a core.
+    /// SwiftPM holds an exclusive `flock` on the folder's `.lock` while it builds.
+    private static func waitForOtherBuilds(in scratch: URL) {
+        let descriptor = open(scratch.appending(path: ".lock").path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        flock(descriptor, LOCK_UN)
+    }
+
+    /// The build folder's name, the same for both linkers.
+    private static func scratchFolder(_ key: Key) -> String {
+        ".build-\(key.configuration.rawValue)" + (key.sanitizer.map { "-\($0.rawValue)" } ?? "")
+            + (key.staticStandardLibrary ? "-static" : "")
     }
 
     /// Runs `body` while no fixture builds: for tests that build a package of their own (`scripts/demo` builds
@@ -90,12 +125,11 @@ enum FixtureBuilder {
 
     private static func runBuild(_ key: Key) throws(Failure) -> Build {
         let package = fixturesRoot.appending(path: key.fixture)
-        let scratch = package.appending(
-            path: ".build-\(key.configuration.rawValue)-\(key.linker.rawValue)" + (key.sanitizer.map { "-\($0.rawValue)" } ?? "")
-                + (key.staticStandardLibrary ? "-static" : ""))
+        let scratch = package.appending(path: scratchFolder(key))
         var arguments = ["build", "--package-path", package.path, "--scratch-path", scratch.path,
                          "-c", key.configuration.rawValue]
-        if key.linker == .lld { arguments += ["-Xswiftc", "-use-ld=lld"] }
+        // Read by the manifests (the core's and each fixture's): a link setting, so no compile command changes.
+        let environment = ["BEEHIVE_LINKER": key.linker.rawValue]
         if let sanitizer = key.sanitizer { arguments += ["--sanitize", sanitizer.rawValue] }
         if key.staticStandardLibrary {
             let staticLibraries = swiftExecutable.resolvingSymlinksInPath().deletingLastPathComponent()
@@ -103,19 +137,59 @@ enum FixtureBuilder {
             arguments += ["--static-swift-stdlib", "-Xlinker", "-L\(staticLibraries.path)"]
         }
         let started = ContinuousClock.now
-        let build = try run(swiftExecutable, arguments)
+        let build = try run(swiftExecutable, arguments, environment: environment)
         // On standard error, so that a run's log shows which fixture builds its time went to.
         FileHandle.standardError.write(Data(
-            "fixture build: \(scratch.lastPathComponent) of \(key.fixture): \(started.duration(to: .now).components.seconds) s\n".utf8))
+            "fixture build: \(scratch.lastPathComponent) of \(key.fixture) with \(key.linker): \(started.duration(to: .now).components.seconds) s\n".utf8))
         guard build.status == 0 else {
             throw Failure(description: "building fixture \(key.fixture) (\(key.configuration), \(key.linker)) failed:\n\(build.output)")
         }
-        let binPath = try run(swiftExecutable, arguments + ["--show-bin-path"])
+        let binPath = try run(swiftExecutable, arguments + ["--show-bin-path"], environment: environment)
         guard binPath.status == 0 else { throw Failure(description: "no bin path for \(key.fixture): \(binPath.output)") }
-        let path = binPath.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let built = URL(filePath: binPath.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+        let products = package.appending(path: scratch.lastPathComponent + "-\(key.linker.rawValue)")
+        try copyProducts(from: built, to: products, linkedBy: key.linker)
         return Build(
             fixture: key.fixture, configuration: key.configuration, linker: key.linker, sanitizer: key.sanitizer,
-            staticStandardLibrary: key.staticStandardLibrary, package: package, scratchPath: scratch, binPath: URL(filePath: path))
+            staticStandardLibrary: key.staticStandardLibrary, package: package, scratchPath: scratch, binPath: products)
+    }
+
+    /// Copies what a build produced, its ELF files and resource bundles, without the objects and modules beside
+    /// them; the executables find their libraries and bundles beside them, as in the build folder. Each ELF file
+    /// must have been linked by `linker`: lld names itself in `.comment`, gold does not.
+    private static func copyProducts(from built: URL, to products: URL, linkedBy linker: Linker) throws(Failure) {
+        let files = FileManager.default
+        var elfFiles: [URL] = []
+        do {
+            if files.fileExists(atPath: products.path) { try files.removeItem(at: products) }
+            try files.createDirectory(at: products, withIntermediateDirectories: true)
+            for name in try files.contentsOfDirectory(atPath: built.path) {
+                let item = built.appending(path: name)
+                var isDirectory: ObjCBool = false
+                guard files.fileExists(atPath: item.path, isDirectory: &isDirectory) else { continue }
+                let elf = !isDirectory.boolValue && isELF(item)
+                guard elf || (isDirectory.boolValue && name.hasSuffix(".resources")) else { continue }
+                try files.copyItem(at: item, to: products.appending(path: name))
+                if elf { elfFiles.append(item) }
+            }
+        } catch {
+            throw Failure(description: "cannot copy the products of \(built.path) to \(products.path): \(error)")
+        }
+        guard let readelf = SystemTools.find("readelf") else {
+            throw Failure(description: "readelf is not on PATH; scripts/install-deps installs it")
+        }
+        for file in elfFiles {
+            let comment = try run(readelf, ["-p", ".comment", file.path]).standardOutput
+            guard comment.contains("Linker: LLD") == (linker == .lld) else {
+                throw Failure(description: "\(file.path) was not linked by \(linker): its manifest must turn BEEHIVE_LINKER into a link setting")
+            }
+        }
+    }
+
+    private static func isELF(_ file: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 4)) == Data([0x7f, 0x45, 0x4c, 0x46])
     }
 
     static var swiftExecutable: URL {

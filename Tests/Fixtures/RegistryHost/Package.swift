@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 // The host side of the registry's end-to-end tests: two executables that link the RegistryLibraries shared
@@ -35,3 +36,11 @@ let package = Package(
         .target(name: "CPluginBAnnotations", dependencies: [beeHive]),
     ]
 )
+
+// BEEHIVE_LINKER=lld links with lld instead of the toolchain's default, gold, as a link setting: no compile
+// command changes, so the end-to-end tests link one build folder's objects with both linkers.
+if ProcessInfo.processInfo.environment["BEEHIVE_LINKER"] == "lld" {
+    for target in package.targets where [.regular, .executable, .macro].contains(target.type) {
+        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"])]
+    }
+}

@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 // C and Swift annotations in one executable (Shop), Swift annotations alone (SwiftOnly), and a misspelt C
@@ -30,3 +31,11 @@ let package = Package(
         ),
     ]
 )
+
+// BEEHIVE_LINKER=lld links with lld instead of the toolchain's default, gold, as a link setting: no compile
+// command changes, so the end-to-end tests link one build folder's objects with both linkers.
+if ProcessInfo.processInfo.environment["BEEHIVE_LINKER"] == "lld" {
+    for target in package.targets where [.regular, .executable, .macro].contains(target.type) {
+        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"])]
+    }
+}
