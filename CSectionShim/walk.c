@@ -57,7 +57,7 @@ void bh_copy_mapped(void *to, const unsigned char *from, size_t size) {
  * cut short on disk after it was mapped (truncated, or rewritten in place by a copy) raise SIGBUS when touched,
  * and the kernel's copy reports them as EFAULT instead. Two calls per new object (its program headers, which the
  * loader's info points into the mapping for, and its notes) and one more per annotated object (its sections);
- * never one per record. Every walk reads carefully (see bh_refresh). Where the call is refused (a seccomp
+ * never one per record. Every walk reads carefully (see bh_meet). Where the call is refused (a seccomp
  * profile that forbids it), the reads are direct.
  */
 static pid_t bh_own_pid;

@@ -86,7 +86,7 @@ enum FixtureBuilder {
                 return folder
             }
             let built = folder.lock.withLock { _ in
-                waitForOtherBuilds(in: fixturesRoot.appending(path: key.fixture).appending(path: scratchFolder(key)))
+                waitForOtherBuilds(in: scratchPath(key))
                 buildPermits.wait()
                 defer { buildPermits.signal() }
                 return Result { () throws(Failure) -> Build in try runBuild(key) }
@@ -113,6 +113,10 @@ enum FixtureBuilder {
             + (key.staticStandardLibrary ? "-static" : "")
     }
 
+    private static func scratchPath(_ key: Key) -> URL {
+        fixturesRoot.appending(path: key.fixture).appending(path: scratchFolder(key))
+    }
+
     /// Runs `body` while no fixture builds: for tests that build a package of their own (`scripts/demo` builds
     /// Examples/ShopApp): a third build beside two would only slow all three on the machine's two cores.
     static func withoutConcurrentBuilds<Result: Sendable>(_ body: () throws -> Result) throws -> Result {
@@ -125,7 +129,7 @@ enum FixtureBuilder {
 
     private static func runBuild(_ key: Key) throws(Failure) -> Build {
         let package = fixturesRoot.appending(path: key.fixture)
-        let scratch = package.appending(path: scratchFolder(key))
+        let scratch = scratchPath(key)
         var arguments = ["build", "--package-path", package.path, "--scratch-path", scratch.path,
                          "-c", key.configuration.rawValue]
         // Read by the manifests (the core's and each fixture's): a link setting, so no compile command changes.
