@@ -66,6 +66,14 @@ public struct AnnotationRecord: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The path of the object the record was read from, without making the rest of its origin.
+    var objectPath: String {
+        switch storage {
+        case .value(let value): value.origin.objectPath
+        case .inPlace(let bytes): bytes.objectPath
+        }
+    }
+
     public var origin: RecordOrigin {
         switch storage {
         case .value(let value): value.origin

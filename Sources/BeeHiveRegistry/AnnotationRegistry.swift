@@ -87,7 +87,7 @@ public final class AnnotationRegistry: Sendable {
             }
             if !update.unloadedObjects.isEmpty {
                 update.removed = Self.ordered(update.removed)
-                state.records = Self.ordered(state.objects.values.flatMap(\.records))
+                Self.remove(update.removed, from: &state.records, objectPath: path)
             }
             return update
         }
@@ -106,7 +106,7 @@ public final class AnnotationRegistry: Sendable {
             }
             if !update.loadedObjects.isEmpty {
                 update.added = Self.ordered(update.added)
-                state.records = Self.merged(state.records, update.added)
+                Self.merge(update.added, into: &state.records)
             }
             return update
         }
@@ -160,6 +160,10 @@ public final class AnnotationRegistry: Sendable {
                 update.removed += gone.records
             }
         }
+        // The records of the objects that stay, in order, for the duplicate check below.
+        if !update.unloadedObjects.isEmpty {
+            state.records = Self.ordered(state.objects.values.flatMap(\.records))
+        }
         // Objects arriving together are taken in path order, so the first of two duplicates is the same
         // whatever the link order.
         let arrivals = pending.values.sorted { ($0.object.path, $0.object.id) < ($1.object.path, $1.object.id) }
@@ -167,7 +171,7 @@ public final class AnnotationRegistry: Sendable {
         for arrival in arrivals { update.added += arrival.records }
         let addedKeys = SortKey.keys(of: update.added)
         let order = Self.order(of: addedKeys)
-        let firstObjects = Self.firstObjects(order: order, keys: addedKeys, earlier: state.objects.values)
+        let firstObjects = Self.firstObjects(order: order, keys: addedKeys, earlier: state.records)
         var index = 0
         for arrival in arrivals {
             update.diagnostics += arrival.diagnostics
@@ -188,10 +192,8 @@ public final class AnnotationRegistry: Sendable {
         update.unloadedObjects.sort { ($0.path, $0.id) < ($1.path, $1.id) }
         update.added = order.map { update.added[$0] }
         update.removed = Self.ordered(update.removed)
-        if !update.unloadedObjects.isEmpty {
-            state.records = Self.ordered(state.objects.values.flatMap(\.records))
-        } else if !update.added.isEmpty {
-            state.records = Self.merged(state.records, update.added)
+        if !update.added.isEmpty {
+            Self.merge(update.added, into: &state.records)
         }
         state.diagnostics.append(contentsOf: update.diagnostics)
         return update
@@ -290,6 +292,11 @@ public final class AnnotationRegistry: Sendable {
         }
     }
 
+    /// Whether `lhs` comes before `rhs`: the order of `SortKey.precedes`, for two records.
+    private static func precedes(_ lhs: AnnotationRecord, _ rhs: AnnotationRecord) -> Bool {
+        SortKey.keys(of: [lhs, rhs]).withUnsafeBufferPointer { SortKey.precedes($0, 0, 1) }
+    }
+
     /// Sorts indices by precomputed keys: records are large, and copying them in every comparison dominated.
     private static func ordered(_ records: [AnnotationRecord]) -> [AnnotationRecord] {
         order(of: SortKey.keys(of: records)).map { records[$0] }
@@ -303,27 +310,24 @@ public final class AnnotationRegistry: Sendable {
     }
 
     /// For each arriving record that duplicates another, the object path of the first record declaring the
-    /// same thing: one of the `earlier` objects' (the first by path), or else the arrival that comes first.
+    /// same thing: one of the `earlier` records' (the first by path), or else the arrival that comes first.
     /// Empty when no record is a duplicate, as at a start-up.
     ///
     /// Arrivals that declare the same thing are neighbours in key order, in arrival order among themselves, so
     /// they are found without hashing, comparing keys where they lie (copying an identity out of the buffer
-    /// retained and released its two strings, for every record); only when objects were there before are
-    /// identities looked up.
+    /// retained and released its two strings, for every record). The earlier records are in key order too, so
+    /// each group of arrivals bisects them: a plugin loaded into a process of thousands of records looks at a
+    /// few dozen of them, not at every one.
     private static func firstObjects(
-        order: [Int], keys: [SortKey], earlier: [ObjectAnnotations]
+        order: [Int], keys: [SortKey], earlier: [AnnotationRecord]
     ) -> [String?] {
-        var firstSeen: [RecordIdentity: String] = [:]
-        for object in earlier.sorted(by: { $0.object.path < $1.object.path }) {
-            for record in object.records where firstSeen[record.identity] == nil { firstSeen[record.identity] = object.object.path }
-        }
         var firstObjects: [String?] = []
         keys.withUnsafeBufferPointer { keys in
             var start = 0
             while start < order.count {
                 var end = start + 1
                 while end < order.count && SortKey.sameIdentity(keys, order[start], order[end]) { end += 1 }
-                let before = firstSeen.isEmpty ? nil : firstSeen[keys[order[start]].recordIdentity]
+                let before = earlier.isEmpty ? nil : firstObjectPath(of: keys[order[start]].recordIdentity, in: earlier)
                 if before != nil || end - start > 1 {
                     if firstObjects.isEmpty { firstObjects = [String?](repeating: nil, count: keys.count) }
                     let first = before ?? keys[order[start]].objectPath
@@ -335,10 +339,69 @@ public final class AnnotationRegistry: Sendable {
         return firstObjects
     }
 
-    /// Merges two ordered arrays.
-    private static func merged(_ first: [AnnotationRecord], _ second: [AnnotationRecord]) -> [AnnotationRecord] {
+    /// The object path of the first of `records` (in key order) that declares `identity`: among records that
+    /// declare the same thing, the one with the least path comes first.
+    private static func firstObjectPath(of identity: RecordIdentity, in records: [AnnotationRecord]) -> String? {
+        var low = 0
+        var high = records.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if records[middle].identity < identity { low = middle + 1 } else { high = middle }
+        }
+        guard low < records.count, records[low].identity == identity else { return nil }
+        return records[low].origin.objectPath
+    }
+
+    /// Merges ordered `second` into ordered `records`; on ties, the records held come first.
+    private static func merge(_ second: [AnnotationRecord], into records: inout [AnnotationRecord]) {
         // The first refresh: nothing to merge with, and no record to copy one by one.
-        if first.isEmpty { return second }
+        if records.isEmpty {
+            records = second
+            return
+        }
+        // A few records into many, as when a plugin loads into a large process: each goes in, in place, where a
+        // bisection finds, which compares a few dozen records where a merge makes a key for every one.
+        if second.count * 16 < records.count {
+            var lower = 0
+            for record in second {
+                // `second` is ordered, so each record goes in after the one before it.
+                var upper = records.count
+                while lower < upper {
+                    let middle = lower + (upper - lower) / 2
+                    if precedes(record, records[middle]) { upper = middle } else { lower = middle + 1 }
+                }
+                records.insert(record, at: lower)
+                lower += 1
+            }
+            return
+        }
+        records = merged(records, second)
+    }
+
+    /// Removes ordered `removed`, every record of the objects that left, from ordered `records`.
+    private static func remove(_ removed: [AnnotationRecord], from records: inout [AnnotationRecord], objectPath: String) {
+        // A few records out of many: each is found by bisection, as `merge` puts them in. Records that tie are
+        // the same declaration at the same place of objects with the same path, which all leave together.
+        if removed.count * 16 < records.count {
+            let expected = records.count - removed.count
+            for record in removed {
+                var lower = 0
+                var upper = records.count
+                while lower < upper {
+                    let middle = lower + (upper - lower) / 2
+                    if precedes(records[middle], record) { lower = middle + 1 } else { upper = middle }
+                }
+                // Not where the order puts it, which the model test rules out: the plain scan removes the rest.
+                guard lower < records.count, records[lower].objectPath == objectPath else { break }
+                records.remove(at: lower)
+            }
+            if records.count == expected { return }
+        }
+        records.removeAll { $0.objectPath == objectPath }
+    }
+
+    /// Merges two ordered arrays; on ties, `first`'s records come first.
+    private static func merged(_ first: [AnnotationRecord], _ second: [AnnotationRecord]) -> [AnnotationRecord] {
         var result: [AnnotationRecord] = []
         result.reserveCapacity(first.count + second.count)
         // The keys of `first`, then those of `second`.

@@ -1,4 +1,5 @@
 @_spi(BeeHiveInternals) import BeeHiveRegistry
+import Glibc
 import Synchronization
 import Testing
 
@@ -321,4 +322,131 @@ private let broken = object(4, "/app/lib/libBroken.so", ["beehive:1|module|Broke
         #expect(registry.reinstateObjects(atPath: "/app/plugins/libC.so").isEmpty)
         #expect(registry.records.isEmpty)
     }
+}
+
+/// The registry against a plain model over seeded random batches of loads, unloads, retirements and
+/// reinstatements: after each step it holds the records the model holds, in the one order, and each batch's
+/// duplicates name the object the model names. The registry bisects its ordered records to find an earlier
+/// declaration; the model scans every object. `BEEHIVE_TEST_SEED=<seed>` replays a run.
+@Suite struct AnnotationRegistryModelTests {
+    /// The objects loaded and retired, by id.
+    struct Model {
+        var loaded: [UInt64: ObjectAnnotations] = [:]
+        var retired: [UInt64: ObjectAnnotations] = [:]
+
+        var records: [AnnotationRecord] {
+            loaded.values.flatMap(\.records).sorted(by: Self.precedes)
+        }
+
+        static func precedes(_ lhs: AnnotationRecord, _ rhs: AnnotationRecord) -> Bool {
+            if lhs.identity != rhs.identity { return lhs.identity < rhs.identity }
+            if lhs.origin.objectPath != rhs.origin.objectPath { return lhs.origin.objectPath < rhs.origin.objectPath }
+            return lhs.origin.offset < rhs.origin.offset
+        }
+
+        /// The duplicates a batch of arrivals reports, as "path|record -> first object": for each arriving
+        /// record, the least path among the objects already loaded that declare the same thing, or else the
+        /// path of the first arrival (in record order) that declares it, when that is another record.
+        func duplicates(arriving arrivals: [ObjectAnnotations]) -> [String] {
+            let arriving = arrivals.flatMap(\.records).sorted(by: Self.precedes)
+            var found: [String] = []
+            for (position, record) in arriving.enumerated() {
+                let earlier = loaded.values.filter { $0.records.contains { $0.identity == record.identity } }.map(\.object.path).min()
+                let firstArrival = arriving[..<position].first { $0.identity == record.identity }?.origin.objectPath
+                if let first = earlier ?? firstArrival {
+                    found.append("\(record.origin.objectPath)|\(record.text) -> \(first)")
+                }
+            }
+            return found.sorted()
+        }
+    }
+
+    static func duplicates(in diagnostics: [RegistryDiagnostic]) -> [String] {
+        diagnostics.compactMap { diagnostic in
+            firstObject(of: diagnostic).map { "\(diagnostic.objectPath ?? "")|\(diagnostic.record ?? "") -> \($0)" }
+        }.sorted()
+    }
+
+    @Test func registryAgreesWithAPlainModelOverRandomBatches() {
+        let seed = getenv("BEEHIVE_TEST_SEED").flatMap { UInt64(String(cString: $0)) } ?? UInt64.random(in: 0...UInt64.max)
+        print("registryAgreesWithAPlainModelOverRandomBatches: seed \(seed) (replay with BEEHIVE_TEST_SEED=\(seed))")
+        var random = Xorshift(seed: seed)
+        // Few names and paths, so that duplicates, shared paths and reloads are common; one name outside ASCII,
+        // which the registry compares as a string rather than as bytes.
+        let texts = [
+            "beehive:1|module|M.A", "beehive:1|module|M.B", "beehive:1|module|M.Ü", "beehive:1|service|S.P|S.A",
+            "beehive:1|service|S.P|S.B|scope=named|name=one", "beehive:1|service|S.Q|S.A", "beehive:1|route|/x|H.X",
+            "beehive:1|route|/x|H.X|scheme=a", "beehive:1|route|/y/:id|H.Y", "beehive:1|target|T.One|T.Impl",
+        ]
+        let paths = ["/p/a.so", "/p/b.so", "/p/c.so", "/q/a.so", "/q/d.so"]
+        let source = FakeAnnotationSource()
+        let registry = AnnotationRegistry(source: source)
+        var model = Model()
+        // The app itself, which stays: many records beside those of the objects that come and go, so that a
+        // few records arriving or leaving are put in and taken out by bisection, and the rest by a merge.
+        let app = object(0, "/app/main", (0..<64).map { "beehive:1|module|App.M\($0)" } + ["beehive:1|route|/x|App.H"])
+        source.enqueue(.loaded(app))
+        registry.refresh()
+        model.loaded[0] = app
+        var nextID: UInt64 = 1
+        for step in 0..<400 {
+            let context = "seed \(seed), step \(step)"
+            switch random.next(below: 5) {
+            case 0:
+                let path = paths[random.next(below: paths.count)]
+                let update = registry.retireObjects(atPath: path)
+                let leaving = model.loaded.filter { $0.value.object.path == path }
+                for (id, object) in leaving {
+                    model.loaded[id] = nil
+                    model.retired[id] = object
+                }
+                #expect(Set(update.unloadedObjects) == Set(leaving.values.map(\.object)), "\(context)")
+            case 1:
+                let path = paths[random.next(below: paths.count)]
+                registry.reinstateObjects(atPath: path)
+                for (id, object) in model.retired where object.object.path == path {
+                    model.retired[id] = nil
+                    model.loaded[id] = object
+                }
+            default:
+                var events: [ObjectEvent] = []
+                let present = Array(model.loaded.values) + Array(model.retired.values)
+                for object in present where object.object.id != 0 && random.next(below: 4) == 0 {
+                    events.append(.unloaded(object.object))
+                    model.loaded[object.object.id] = nil
+                    model.retired[object.object.id] = nil
+                }
+                var arrivals: [ObjectAnnotations] = []
+                for _ in 0..<random.next(below: 4) {
+                    let records = (0..<random.next(below: 5)).map { _ in texts[random.next(below: texts.count)] }
+                    arrivals.append(object(nextID, paths[random.next(below: paths.count)], records))
+                    nextID += 1
+                }
+                events += arrivals.map { .loaded($0) }
+                events.shuffle(using: &random)
+                source.enqueue(contentsOf: events)
+                let expected = model.duplicates(arriving: arrivals)
+                for arrival in arrivals { model.loaded[arrival.object.id] = arrival }
+                let update = registry.refresh()
+                #expect(Self.duplicates(in: update.diagnostics) == expected, "\(context)")
+            }
+            #expect(registry.records.map(\.origin) == model.records.map(\.origin), "\(context)")
+        }
+    }
+}
+
+/// A seeded generator (xorshift64*), so that a failure can be replayed from its seed.
+struct Xorshift: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
+
+    mutating func next() -> UInt64 {
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
+        return state &* 0x2545_F491_4F6C_DD1D
+    }
+
+    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

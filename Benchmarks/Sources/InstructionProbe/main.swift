@@ -17,13 +17,16 @@ import Dispatch
 ///     InstructionProbe register-route COUNT    adding and removing COUNT routes, each a new handler type (≤ 200)
 ///     InstructionProbe cached-lookup CALLS     resolve() of a cached singleton
 ///     InstructionProbe launch TOTAL COUNT      start() and waitForLaunch() of COUNT asynchronous modules (≤ TOTAL)
+///     InstructionProbe first-use FOLDER CACHE CALLS  first use of the service of FOLDER's first plugin, and its unload
+///     InstructionProbe dlopen-one FOLDER CALLS  dlopen and dlclose of FOLDER's first plugin
 ///
 /// The registration modes run the same closures as RegistrationBenchmarks (RegisteredTypes.swift is a link to
 /// that target's file): each registers a type the process has not registered before, so what a first registration
 /// costs counts.
 let usage = """
     usage: InstructionProbe route|static ROUTES CALLS | discovery SCANS | register-module|register-service|\
-    register-route COUNT | cached-lookup CALLS | launch TOTAL COUNT
+    register-route COUNT | cached-lookup CALLS | launch TOTAL COUNT | first-use FOLDER CACHE CALLS | \
+    dlopen-one FOLDER CALLS
     """
 
 func count(_ index: Int) -> Int {
@@ -108,6 +111,10 @@ case "cached-lookup":
     precondition(same == count(1), "every lookup returns the cached instance")
 case "launch":
     runLaunch(total: count(1), count: count(2))
+case "first-use":
+    try runFirstUse(folder: CommandLine.arguments[2], cache: CommandLine.arguments[3], calls: count(3))
+case "dlopen-one":
+    runDlopen(folder: CommandLine.arguments[2], calls: count(2))
 default:
     fatalError(usage)
 }
