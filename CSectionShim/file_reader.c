@@ -29,13 +29,6 @@ static const char *bh_annotation_section(const char *name) {
     return NULL;
 }
 
-/* What a file's notes say: whether it carries the BeeHive mark, and its GNU build-id. */
-typedef struct bh_notes {
-    int annotated;
-    unsigned char build_id[BH_BUILD_ID_MAX];
-    size_t build_id_size;
-} bh_notes;
-
 static void bh_scan_note_data(Elf_Data *data, bh_notes *notes) {
     size_t offset = 0, name_at, desc_at;
     GElf_Nhdr note;
@@ -44,6 +37,14 @@ static void bh_scan_note_data(Elf_Data *data, bh_notes *notes) {
         if (note.n_namesz == sizeof BEEHIVE_NOTE_NAME && note.n_type == BEEHIVE_NOTE_TYPE &&
             memcmp(name, BEEHIVE_NOTE_NAME, sizeof BEEHIVE_NOTE_NAME) == 0) {
             notes->annotated = 1;
+            const unsigned char *descriptor = (const unsigned char *)data->d_buf + desc_at;
+            int32_t version = 0;
+            if (note.n_descsz >= sizeof version) memcpy(&version, descriptor, sizeof version);
+            if (!notes->has_interface && version >= BEEHIVE_NOTE_VERSION && note.n_descsz >= BEEHIVE_NOTE_DESCRIPTOR_SIZE) {
+                memcpy(&notes->interface_fingerprint, descriptor + BEEHIVE_NOTE_INTERFACE_OFFSET,
+                       sizeof notes->interface_fingerprint);
+                notes->has_interface = 1;
+            }
         } else if (note.n_namesz == 4 && note.n_type == NT_GNU_BUILD_ID && memcmp(name, "GNU", 4) == 0 &&
                    note.n_descsz <= BH_BUILD_ID_MAX && notes->build_id_size == 0) {
             memcpy(notes->build_id, (const char *)data->d_buf + desc_at, note.n_descsz);
@@ -56,7 +57,7 @@ static void bh_scan_note_data(Elf_Data *data, bh_notes *notes) {
  * Reads the file's notes from its note sections or, when it has no section table (--strip-sections), from
  * its PT_NOTE segments, which is where the loader sees them too.
  */
-static void bh_file_notes(Elf *elf, size_t section_count, bh_notes *notes) {
+void bh_file_notes(Elf *elf, size_t section_count, bh_notes *notes) {
     if (section_count > 0) {
         Elf_Scn *scn = NULL;
         while ((scn = elf_nextscn(elf, scn)) != NULL) {

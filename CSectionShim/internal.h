@@ -7,6 +7,7 @@
 #include "beehive_discovery.h"
 #include "beehive.h"
 
+#include <libelf.h>
 #include <link.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,7 +31,7 @@ typedef struct bh_candidate {
 /* What the notes of one object in memory say. */
 typedef struct bh_memory_notes {
     int annotated;
-    /* The first version 2 or 3 note's offsets, resolved to each section's start and stop in memory; the last
+    /* The first version 2 (or later) note's offsets, resolved to each section's start and stop in memory; the last
        slot is the type-reference section, empty for a version 2 note. */
     int located;
     uintptr_t start[BEEHIVE_NOTE_SECTION_COUNT + 1], stop[BEEHIVE_NOTE_SECTION_COUNT + 1];
@@ -62,6 +63,17 @@ void bh_candidate_free(bh_candidate *candidate);
 const char *bh_display_name(const char *name, int is_main);
 
 /* file_reader.c */
+/* What a file's notes say: whether it carries the BeeHive mark, the interface fingerprint of its first note of
+   version 4 or later, and its GNU build-id. */
+typedef struct bh_notes {
+    int annotated;
+    int has_interface;
+    uint64_t interface_fingerprint;
+    unsigned char build_id[BH_BUILD_ID_MAX];
+    size_t build_id_size;
+} bh_notes;
+/* Reads the file's notes from its note sections or, without a section table, from its PT_NOTE segments. */
+void bh_file_notes(Elf *elf, size_t section_count, bh_notes *notes);
 /* Reads a loaded object whose note has no offsets through its file, checked against memory. */
 void bh_read_through_file(const bh_candidate *candidate, bh_object *object);
 

@@ -1,6 +1,7 @@
 /*
- * How a file on disk links: its machine, its class, the libraries it needs and whether it carries Swift
- * metadata, read offline with libelf before anything maps it. Swift decides what the answers mean.
+ * How a file on disk links: its machine, its class, the libraries it needs, whether it carries Swift metadata
+ * and the BeeHive interface it was built against, read offline with libelf before anything maps it. Swift
+ * decides what the answers mean.
  */
 #include "internal.h"
 
@@ -117,7 +118,6 @@ static void bh_read_swift_metadata(Elf *elf, bh_linkage *linkage) {
 
 int bh_read_linkage(const char *path, bh_linkage *linkage) {
     memset(linkage, 0, sizeof *linkage);
-    pthread_once(&bh_linkage_libelf_once, bh_linkage_libelf_init);
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         bh_linkage_fail(linkage, BH_OBJECT_UNREADABLE, errno, "cannot open the file");
@@ -129,6 +129,14 @@ int bh_read_linkage(const char *path, bh_linkage *linkage) {
         close(fd);
         return linkage->status;
     }
+    bh_read_open_linkage(fd, (size_t)status.st_size, linkage);
+    close(fd);
+    return linkage->status;
+}
+
+int bh_read_open_linkage(int fd, size_t file_size, bh_linkage *linkage) {
+    memset(linkage, 0, sizeof *linkage);
+    pthread_once(&bh_linkage_libelf_once, bh_linkage_libelf_init);
     /* Read, not mapped: a file cut short while it is read gives an error, not SIGBUS. */
     Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
     GElf_Ehdr ehdr;
@@ -138,11 +146,16 @@ int bh_read_linkage(const char *path, bh_linkage *linkage) {
         linkage->machine = ehdr.e_machine;
         linkage->elf_class = ehdr.e_ident[EI_CLASS];
         linkage->elf_type = ehdr.e_type;
-        bh_read_needed(elf, (size_t)status.st_size, linkage);
+        bh_read_needed(elf, file_size, linkage);
         bh_read_swift_metadata(elf, linkage);
+        size_t sections = 0;
+        if (elf_getshdrnum(elf, &sections) != 0) sections = 0;
+        bh_notes notes = {0};
+        bh_file_notes(elf, sections, &notes);
+        linkage->has_interface = notes.has_interface;
+        linkage->interface_fingerprint = notes.interface_fingerprint;
     }
     if (elf) elf_end(elf);
-    close(fd);
     return linkage->status;
 }
 

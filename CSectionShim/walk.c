@@ -120,7 +120,7 @@ static int32_t bh_read_int32(const unsigned char *at) {
     return value;
 }
 
-/* Resolves a version 2 or 3 descriptor's place-relative offsets (`count` sections), read from its copy at
+/* Resolves a version 2, 3 or later descriptor's place-relative offsets (`count` sections), read from its copy at
    `descriptor` and relative to where it is mapped, `mapped`; leaves `notes` alone if any range is implausible. */
 static void bh_locate_sections(const unsigned char *descriptor, uintptr_t mapped, size_t count, bh_memory_notes *notes) {
     uintptr_t start[BEEHIVE_NOTE_SECTION_COUNT + 1] = {0}, stop[BEEHIVE_NOTE_SECTION_COUNT + 1] = {0};
@@ -164,7 +164,9 @@ static void bh_scan_notes(const unsigned char *start, uintptr_t mapped, size_t s
             memcmp(name, BEEHIVE_NOTE_NAME, BEEHIVE_NOTE_NAME_SIZE) == 0) {
             notes->annotated = 1;
             int32_t version = header.n_descsz >= 4 ? bh_read_int32(descriptor) : 0;
-            if (!notes->located && version == BEEHIVE_NOTE_VERSION && header.n_descsz >= BEEHIVE_NOTE_DESCRIPTOR_SIZE)
+            /* Later versions append to version 3's descriptor: its offsets are where they were. */
+            if (!notes->located && version >= BEEHIVE_NOTE_VERSION_WITHOUT_INTERFACE &&
+                header.n_descsz >= BEEHIVE_NOTE_DESCRIPTOR_SIZE_WITHOUT_INTERFACE)
                 bh_locate_sections(descriptor, mapped + desc_at, BEEHIVE_NOTE_SECTION_COUNT + 1, notes);
             else if (!notes->located && version == BEEHIVE_NOTE_VERSION_WITHOUT_TYPES &&
                      header.n_descsz >= BEEHIVE_NOTE_DESCRIPTOR_SIZE_WITHOUT_TYPES)

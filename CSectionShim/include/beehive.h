@@ -42,22 +42,35 @@
 #define BEEHIVE_TYPE_REFERENCE_SIZE 16
 
 /*
+ * The fingerprint of the public interface of the BeeHive these headers belong to: its Swift modules'
+ * declarations and the layout of their public types. scripts/interface-fingerprint --update writes it, and
+ * scripts/test fails when it is stale. Every annotated object carries the value it was built with in its note;
+ * a host refuses a plugin that links libBeeHive.so and was built against another interface, before loading it.
+ */
+#define BEEHIVE_INTERFACE_FINGERPRINT 0x94ab809e7b70d202
+
+/*
  * The note that marks an object as annotated, so discovery can skip every other object from memory.
- * Descriptor, version 3: the version, then for each record section (modules, services, routes) and then the
+ * Descriptor, version 4: the version, then for each record section (modules, services, routes) and then the
  * type-reference section the place-relative offsets (int32, from the offset's own address) of its __start_ and
- * __stop_ symbols. The object finds its own records from memory with them, without a section table or a file
- * open. Version 2 has the record sections' offsets only; version 1 (a lone version word) is what objects built
- * before the offsets carry, and their sections are found through the file.
+ * __stop_ symbols, then the interface fingerprint (uint64). The object finds its own records from memory with
+ * the offsets, without a section table or a file open. Each version appends to the one before, so a reader
+ * takes what it knows from a later one. Version 3 has no fingerprint; version 2 has the record sections'
+ * offsets only; version 1 (a lone version word) is what objects built before the offsets carry, and their
+ * sections are found through the file.
  */
 #define BEEHIVE_NOTE_NAME "BeeHive"
 #define BEEHIVE_NOTE_NAME_SIZE 8 /* with its NUL */
 #define BEEHIVE_NOTE_TYPE 0x42480001
-#define BEEHIVE_NOTE_VERSION 3
+#define BEEHIVE_NOTE_VERSION 4
+#define BEEHIVE_NOTE_VERSION_WITHOUT_INTERFACE 3
 #define BEEHIVE_NOTE_VERSION_WITHOUT_TYPES 2
 #define BEEHIVE_NOTE_VERSION_WITHOUT_OFFSETS 1
 /* The record sections; the note locates them and, from version 3 on, the type-reference section after them. */
 #define BEEHIVE_NOTE_SECTION_COUNT 3
-#define BEEHIVE_NOTE_DESCRIPTOR_SIZE (4 + 8 * (BEEHIVE_NOTE_SECTION_COUNT + 1))
+#define BEEHIVE_NOTE_INTERFACE_OFFSET (4 + 8 * (BEEHIVE_NOTE_SECTION_COUNT + 1))
+#define BEEHIVE_NOTE_DESCRIPTOR_SIZE (BEEHIVE_NOTE_INTERFACE_OFFSET + 8)
+#define BEEHIVE_NOTE_DESCRIPTOR_SIZE_WITHOUT_INTERFACE (4 + 8 * (BEEHIVE_NOTE_SECTION_COUNT + 1))
 #define BEEHIVE_NOTE_DESCRIPTOR_SIZE_WITHOUT_TYPES (4 + 8 * BEEHIVE_NOTE_SECTION_COUNT)
 
 /* Tokens accepted by the extended macros; a misspelt token fails to compile instead of failing at run time. */
@@ -108,6 +121,7 @@ enum { beehive_scope_transient = 0, beehive_scope_singleton = 1, beehive_scope_n
             BEEHIVE_SECTION_OFFSETS_(BEEHIVE_SECTION_SERVICES) \
             BEEHIVE_SECTION_OFFSETS_(BEEHIVE_SECTION_ROUTES) \
             BEEHIVE_SECTION_OFFSETS_(BEEHIVE_SECTION_TYPES) \
+            ".quad " BEEHIVE_STR_(BEEHIVE_INTERFACE_FINGERPRINT) "\n" \
             ".popsection\n" \
             ".endif\n");
 

@@ -105,8 +105,8 @@ int bh_open_file_at(int directory, const char *name, struct stat *status, bh_obj
 void bh_read_open_file(int fd, const struct stat *status, bh_object *object);
 /*
  * How a file on disk links, read offline before it is loaded: its ELF machine and class, the libraries it
- * needs (DT_NEEDED, read through PT_DYNAMIC so stripped files answer too) and whether it carries Swift
- * metadata. `status` is a bh_object_status; `detail` is static text. Free with bh_linkage_free.
+ * needs (DT_NEEDED, read through PT_DYNAMIC so stripped files answer too), whether it carries Swift
+ * metadata and the BeeHive interface its note says it was built against. `status` is a bh_object_status; `detail` is static text. Free with bh_linkage_free.
  */
 typedef struct bh_linkage {
     int status;
@@ -118,8 +118,12 @@ typedef struct bh_linkage {
     int swift_metadata;                /* 1: a swift5_typeref section; 0: none; -1: no section table to tell */
     char *needed;                      /* the needed libraries' names, each NUL-terminated, in order */
     size_t needed_size;
+    int has_interface;                 /* 1: its note (version 4 or later) names the interface it was built against */
+    uint64_t interface_fingerprint;    /* that interface's BEEHIVE_INTERFACE_FINGERPRINT */
 } bh_linkage;
 int bh_read_linkage(const char *path, bh_linkage *linkage);
+/* The same for a file open as `fd`, of `file_size` bytes; the caller closes it. */
+int bh_read_open_linkage(int fd, size_t file_size, bh_linkage *linkage);
 void bh_linkage_free(bh_linkage *linkage);
 /* The path of the loaded image that contains `address` (dladdr), or NULL. */
 const char *bh_image_containing(const void *address);

@@ -13,6 +13,10 @@ public struct InspectionReport: Encodable, Sendable {
         /// Whether the file carries the BeeHive note that lets discovery find it at run time.
         public let annotated: Bool
         public let buildID: String?
+        /// The BeeHive interface fingerprint its note carries, in hex; nil without one.
+        public let interface: String?
+        /// Why a host built with this tool's BeeHive would refuse to load it; nil when it would load.
+        public let incompatibility: String?
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -20,9 +24,11 @@ public struct InspectionReport: Encodable, Sendable {
             try container.encode(readable, forKey: .readable)
             try container.encode(annotated, forKey: .annotated)
             try container.encode(buildID, forKey: .buildID)
+            try container.encode(interface, forKey: .interface)
+            try container.encode(incompatibility, forKey: .incompatibility)
         }
 
-        private enum CodingKeys: String, CodingKey { case file, readable, annotated, buildID }
+        private enum CodingKeys: String, CodingKey { case file, readable, annotated, buildID, interface, incompatibility }
     }
 
     public struct Record: Encodable, Sendable {
@@ -88,9 +94,12 @@ public struct InspectionReport: Encodable, Sendable {
 
     init(_ inspected: [ObjectAnnotations]) {
         files = inspected.map { object in
-            File(
-                file: object.object.path, readable: !object.diagnostics.contains(where: \.isUnreadableFile),
-                annotated: object.isAnnotated, buildID: object.object.buildID)
+            let readable = !object.diagnostics.contains(where: \.isUnreadableFile)
+            let linkage = readable ? try? ObjectLinkage.read(atPath: object.object.path).get() : nil
+            return File(
+                file: object.object.path, readable: readable, annotated: object.isAnnotated, buildID: object.object.buildID,
+                interface: linkage?.interfaceFingerprint.map(PluginIncompatibility.hex),
+                incompatibility: linkage.flatMap(PluginIncompatibility.of)?.description)
         }
         records = inspected.flatMap { object in
             Self.ordered(object.records).map { record in
@@ -156,6 +165,11 @@ public struct InspectionReport: Encodable, Sendable {
                 output += "\(file.file): warning: records without the BeeHive note; discovery skips this file at run time\n"
             } else if !diagnostics.contains(where: { $0.file == file.file }) {
                 output += "\(file.file): no BeeHive annotations\n"
+            }
+        }
+        for file in files {
+            if let incompatibility = file.incompatibility {
+                output += "\(file.file): warning: a host built with this BeeHive refuses to load it: \(incompatibility)\n"
             }
         }
         for diagnostic in diagnostics {

@@ -52,6 +52,9 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         /// A module that starts at launch depends on `dependency`, an on-demand module of `file`, whose modules
         /// are all on-demand: it waits, not set up, until something of that plugin is first used.
         case launchModuleNeedsOnDemandModule(dependency: String, file: String)
+        /// The file links libBeeHive.so and was built against BeeHive interface `interface`, and `file`, linted
+        /// with it, against `fileInterface`: a host built with one refuses plugins built with the other.
+        case otherBeeHiveInterface(UInt64, file: String, fileInterface: UInt64)
     }
 
     public let kind: Kind
@@ -94,6 +97,9 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
             "module is on-demand, but its file also carries module '\(launchModule)', which is not, so a plugin folder loads the file at launch: declare every module of the file on-demand, or none"
         case .launchModuleNeedsOnDemandModule(let dependency, let file):
             "module starts at launch but depends on '\(dependency)', an on-demand module of \(file), which loads on first use: it waits until then; declare it on-demand too, or drop ondemand from '\(dependency)'"
+        case .otherBeeHiveInterface(let interface, let file, let fileInterface):
+            "was built against BeeHive interface \(PluginIncompatibility.hex(interface)), and \(file) against \(PluginIncompatibility.hex(fileInterface)): "
+                + "a host built with one refuses plugins built with the other; rebuild both against the same BeeHive"
         case .lostAtLink(let input, .memberNotPulled):
             "record of \(input) is not in the linked file: the linker never pulled this archive member (nothing "
                 + "references a symbol it defines); link the archive with -Wl,--whole-archive or reference a symbol of the member"

@@ -58,7 +58,27 @@ public enum Linter {
         }
         findings += onDemandProblems(objects.map { ($0.path, $0.annotations.records) })
         findings += linkLosses(inputs: inputs, linked: objects.flatMap(\.annotations.records))
+        findings += interfaceMismatches(paths)
         return LintReport(files: paths, recordCount: objects.reduce(0) { $0 + $1.annotations.records.count }, findings: findings)
+    }
+
+    /// Files that link libBeeHive.so and were built against another BeeHive interface than the first such file
+    /// of the set (an executable before its plugins, as they are usually given).
+    private static func interfaceMismatches(_ paths: [String]) -> [LintFinding] {
+        var reference: (path: String, interface: UInt64)?
+        var findings: [LintFinding] = []
+        for path in paths {
+            guard case .success(let linkage) = ObjectLinkage.read(atPath: path), linkage.linksBeeHive,
+                  let interface = linkage.interfaceFingerprint
+            else { continue }
+            if let reference, reference.interface != interface {
+                findings.append(
+                    LintFinding(.otherBeeHiveInterface(interface, file: reference.path, fileInterface: reference.interface), objectPath: path))
+            } else if reference == nil {
+                reference = (path, interface)
+            }
+        }
+        return findings
     }
 
     /// On-demand modules that cannot work as declared: beside a launch module in one file (the file loads at

@@ -14,19 +14,36 @@ package struct ObjectLinkage: Sendable, Hashable {
     package let needed: [String]
     /// Whether the file carries Swift metadata; nil when it has no section table to tell (--strip-sections).
     package let carriesSwiftMetadata: Bool?
+    /// The BeeHive interface its note says it was built against; nil for a file without one (not annotated,
+    /// or annotated before notes carried it).
+    package let interfaceFingerprint: UInt64?
 
-    package init(machine: UInt32, elfClass: UInt8, needed: [String], carriesSwiftMetadata: Bool?) {
+    package init(
+        machine: UInt32, elfClass: UInt8, needed: [String], carriesSwiftMetadata: Bool?, interfaceFingerprint: UInt64? = nil
+    ) {
         self.machine = machine
         self.elfClass = elfClass
         self.needed = needed
         self.carriesSwiftMetadata = carriesSwiftMetadata
+        self.interfaceFingerprint = interfaceFingerprint
     }
 
     /// The file's linkage, or why it cannot be read.
     package static func read(atPath path: String) -> Result<ObjectLinkage, LinkageReadError> {
         var linkage = bh_linkage()
         defer { bh_linkage_free(&linkage) }
-        guard bh_read_linkage(path, &linkage) == 0 else {
+        return make(bh_read_linkage(path, &linkage), linkage, path: path)
+    }
+
+    /// The linkage of the file open as `descriptor` (`size` bytes long), named `path` in errors.
+    package static func read(descriptor: Int32, size: Int, path: String) -> Result<ObjectLinkage, LinkageReadError> {
+        var linkage = bh_linkage()
+        defer { bh_linkage_free(&linkage) }
+        return make(bh_read_open_linkage(descriptor, max(0, size), &linkage), linkage, path: path)
+    }
+
+    private static func make(_ status: Int32, _ linkage: bh_linkage, path: String) -> Result<ObjectLinkage, LinkageReadError> {
+        guard status == 0 else {
             let detail = linkage.detail.map { String(cString: $0) } ?? "unreadable"
             return .failure(LinkageReadError(path: path, reason: linkage.sys_errno == 0 ? detail : "\(detail): \(String(cString: strerror(linkage.sys_errno)))"))
         }
@@ -41,7 +58,13 @@ package struct ObjectLinkage: Sendable, Hashable {
         }
         return .success(ObjectLinkage(
             machine: UInt32(linkage.machine), elfClass: linkage.elf_class, needed: needed,
-            carriesSwiftMetadata: linkage.swift_metadata < 0 ? nil : linkage.swift_metadata == 1))
+            carriesSwiftMetadata: linkage.swift_metadata < 0 ? nil : linkage.swift_metadata == 1,
+            interfaceFingerprint: linkage.has_interface != 0 ? linkage.interface_fingerprint : nil))
+    }
+
+    /// Whether the file links BeeHive's dynamic library, and so calls its Swift interface.
+    package var linksBeeHive: Bool {
+        needed.contains { $0 == "libBeeHive.so" || $0.hasPrefix("libBeeHive.so.") }
     }
 
     /// Whether the file links the shared Swift runtime (`libswiftCore.so` and the libraries built on it).

@@ -42,14 +42,14 @@ public final class Plugin: Sendable, CustomStringConvertible {
     /// Loads the library; its annotations are registered on the next `AnnotationRegistry.refresh()`.
     ///
     /// - Throws: `PluginError` with `.emptyPath`, `.notFound`, `.notARegularFile` (a directory, a FIFO...),
-    ///   `.notELF`, `.incompatible` (another architecture or Swift runtime), or `.loaderFailed` with the loader's message (a missing dependency, a wrong architecture).
+    ///   `.notELF`, `.incompatible` (another architecture, Swift runtime or BeeHive interface), or `.loaderFailed` with the loader's message (a missing dependency, a wrong architecture).
     public static func load(atPath path: String) throws(PluginError) -> Plugin {
         let file = try stamp(checking: path)
         // Checked before dlopen: once mapped, a plugin that cannot join this process has already run its
         // constructors.
         if path.contains("/"), case .success(let linkage) = ObjectLinkage.read(atPath: path),
-           let reason = SwiftRuntime.incompatibility(ofPluginAt: path, linkage: linkage) {
-            throw PluginError(path: path, operation: .load, kind: .incompatible, reason: reason)
+           let incompatibility = PluginIncompatibility.of(linkage) {
+            throw PluginError(path: path, incompatibility: incompatibility)
         }
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             let message = lastError()
@@ -166,8 +166,9 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A symbol the plugin needs is defined by no loaded library: it was built against another version
         /// of a library the host loads (BeeHive, a shared-protocol library). The reason names the symbol.
         case missingSymbol
-        /// The file cannot run in this process, read from it before loading: another architecture, or a Swift
-        /// runtime other than the host's. The reason names both sides and what to build instead.
+        /// The file cannot run in this process, read from it before loading: another architecture, a Swift
+        /// runtime other than the host's, or another BeeHive interface (`incompatibility` says which). The
+        /// reason names both sides and what to build instead.
         case incompatible
     }
 
@@ -176,12 +177,23 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
     public let kind: Kind
     /// The dynamic loader's or the system's message.
     public let reason: String
+    /// For `.incompatible`, what differs between the plugin and this process.
+    public let incompatibility: PluginIncompatibility?
 
     package init(path: String, operation: Operation, kind: Kind, reason: String) {
         self.path = path
         self.operation = operation
         self.kind = kind
         self.reason = reason
+        incompatibility = nil
+    }
+
+    package init(path: String, incompatibility: PluginIncompatibility) {
+        self.path = path
+        operation = .load
+        kind = .incompatible
+        reason = incompatibility.description
+        self.incompatibility = incompatibility
     }
 
     public var description: String {

@@ -24,6 +24,8 @@ public struct PluginAccessError: Error, Sendable, Hashable, CustomStringConverti
         /// A plugin file built for another machine (`file`) than this process runs on (`process`), named as
         /// the architectures are usually spelt.
         case otherArchitecture(file: String, process: String)
+        /// A plugin file that loading would refuse: another Swift runtime or BeeHive interface than the host's.
+        case incompatible(PluginIncompatibility)
     }
 
     public let path: String
@@ -53,6 +55,8 @@ public struct PluginAccessError: Error, Sendable, Hashable, CustomStringConverti
         case .otherArchitecture(let file, let process):
             "refusing \(role.rawValue) \(path): it is built for \(file) and this process runs on \(process); "
                 + "rebuild it for this machine, or remove it from the folder"
+        case .incompatible(let incompatibility):
+            "refusing \(role.rawValue) \(path): \(incompatibility); or remove it from the folder"
         }
     }
 }

@@ -54,6 +54,14 @@ package struct PluginFileReader: ~Copyable {
         }
     }
 
+    /// How the opened file links (read through the open descriptor); nil when it was not opened or cannot tell.
+    func linkage() -> ObjectLinkage? {
+        guard descriptor >= 0, let status, case .success(let linkage) = ObjectLinkage.read(
+            descriptor: descriptor, size: Int(status.st_size), path: path)
+        else { return nil }
+        return linkage
+    }
+
     /// What the opened file holds (a file that is not a regular one is named, not read).
     consuming func read() -> ObjectAnnotations {
         guard let object, var status else { return failure ?? Self.outOfMemory(path) }

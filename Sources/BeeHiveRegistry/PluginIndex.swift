@@ -177,6 +177,11 @@ public struct PluginIndex: Sendable {
         if opened.st_mode & S_IFMT == S_IFREG, let refusal = architectureRefusal(of: file.path, reader.machine) {
             return FileOutcome(refusal: refusal)
         }
+        // What loading would refuse, refused here, where the host can report it at start. Only plugins that
+        // pass are cached, under the host's interface (PluginIndexCacheFormat.host), so a warm start checks nothing.
+        if opened.st_mode & S_IFMT == S_IFREG, let linkage = reader.linkage(), let incompatibility = PluginIncompatibility.of(linkage) {
+            return FileOutcome(refusal: PluginAccessError(path: file.path, role: .plugin, reason: .incompatible(incompatibility)))
+        }
         reading(file.path)
         let read = reader.read()
         if read.diagnostics.contains(where: { $0.kind == .notELF }) {

@@ -5,7 +5,7 @@ import Glibc
 /// The cache file's binary format, read without splitting or copying: a warm start decodes it in place.
 ///
 /// ```
-/// header   "BHPINDEX"  version: u32 (4)  zero: u32  checksum: u64 (of everything after the header)
+/// header   "BHPINDEX"  version: u32 (5)  host: u32  checksum: u64 (of everything after the header)
 /// folder   its path, NUL-terminated
 /// count    u32, then each plugin, ordered by the bytes of its file name:
 ///   name length: u16, name
@@ -18,6 +18,9 @@ import Glibc
 ///     record's first byte), priority: i64, kind, level, scope: u8 (their order), flags: u8 (1 async, 2 on-demand)
 /// ```
 ///
+/// `host` folds the interface and the Swift runtime of the BeeHive that wrote the cache: an index only caches
+/// plugins this host can load (`PluginIncompatibility`), so a cache written by another host is rebuilt.
+///
 /// Integers are little-endian. Each step of the checksum is a bijection of its lane's state, so a change to
 /// any one 8-byte word is always caught; a file cut short fails the checksum or the length checks. Records
 /// are not parsed again: each keeps the layout the record parser found when it read the plugin file, and
@@ -27,15 +30,24 @@ import Glibc
 /// who could as well have forged the text.
 package enum PluginIndexCacheFormat {
     static let magic: StaticString = "BHPINDEX"
-    static let version: UInt32 = 4
+    static let version: UInt32 = 5
     static let headerSize = 24
+
+    /// The host's interface fingerprint and whether it runs on its own Swift runtime, folded to 32 bits:
+    /// what decided which plugins a cache holds.
+    static let host: UInt32 = {
+        var value = PluginIncompatibility.hostInterface
+        if case .embedded = SwiftRuntime.current { value = ~value }
+        return UInt32(truncatingIfNeeded: value ^ (value >> 32))
+    }()
     /// The bytes of one record's layout.
     static let layoutSize = 30
 
     package enum Failure: Error {
         case corrupt(String)
         case foreign(String)
-        /// Written by a build of BeeHive with another cache format: expected after an upgrade, not damage.
+        /// Written by a build of BeeHive with another cache format or interface: expected after an upgrade,
+        /// not damage.
         case otherVersion
     }
 
@@ -69,7 +81,7 @@ package enum PluginIndexCacheFormat {
         out.reserveCapacity(headerSize + folder.utf8.count + plugins.reduce(0) { $0 + 160 + $1.records.count * 128 })
         out.append(contentsOf: UnsafeRawBufferPointer(start: magic.utf8Start, count: magic.utf8CodeUnitCount))
         append(version, to: &out)
-        append(UInt32(0), to: &out)
+        append(host, to: &out)
         append(UInt64(0), to: &out)
         appendUTF8(folder, limit: Int.max, to: &out)
         out.append(0)
@@ -172,7 +184,7 @@ package enum PluginIndexCacheFormat {
         }
         var reader = Reader(raw, at: magic.utf8CodeUnitCount)
         guard reader.u32() == version else { throw .otherVersion }
-        guard reader.u32() == 0 else { throw .corrupt("bad header") }
+        guard reader.u32() == host else { throw .otherVersion }
         guard reader.u64() == checksum(UnsafeRawBufferPointer(rebasing: raw[headerSize...])) else {
             throw .corrupt("checksum mismatch (damaged or cut short)")
         }

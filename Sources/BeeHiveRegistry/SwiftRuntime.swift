@@ -26,26 +26,4 @@ package enum SwiftRuntime: Sendable, Hashable {
         else { return nil }
         return ExecutableOrigin.executable ?? "/proc/self/exe"
     }()
-
-    /// Why the plugin at `path` cannot join this process, read from its file before it is loaded; nil when it
-    /// can (or when the file cannot be read, which the loader then reports).
-    package static func incompatibility(ofPluginAt path: String, linkage: ObjectLinkage) -> String? {
-        let (machine, elfClass) = ObjectLinkage.processMachine
-        if linkage.machine != machine || linkage.elfClass != elfClass {
-            return "it is built for \(linkage.architecture) and this process runs on "
-                + "\(ObjectLinkage.architectureName(machine: machine, elfClass: elfClass)); build the plugin for this machine"
-        }
-        if linkage.carriesOwnSwiftRuntime {
-            return "it carries its own copy of the Swift runtime (linked with --static-swift-stdlib), so its types "
-                + "would not conform to the host's protocols; build the plugin without --static-swift-stdlib"
-        }
-        if case .embedded = current, linkage.needsSharedSwiftRuntime {
-            let library = linkage.needed.first { $0.hasPrefix("libswiftCore.so") } ?? linkage.needed.first { $0.hasPrefix("libswift") || $0.hasPrefix("libFoundation") } ?? "libswiftCore.so"
-            return "it needs the shared Swift runtime (\(library)), and this program carries its own (it was built "
-                + "with --static-swift-stdlib on the BeeHiveStatic product): two Swift runtimes in one process crash; "
-                + "build the host without --static-swift-stdlib on the BeeHive product to load Swift plugins, or make "
-                + "the plugin a C library (cc -shared) that needs no Swift runtime"
-        }
-        return nil
-    }
 }

@@ -30,7 +30,7 @@ import Testing
         let linkage = try ObjectLinkage.read(atPath: file.path).get()
         #expect(linkage.needed.isEmpty)
         #expect(linkage.carriesSwiftMetadata == false)
-        #expect(SwiftRuntime.incompatibility(ofPluginAt: file.path, linkage: linkage) == nil)
+        #expect(PluginIncompatibility.of(linkage) == nil)
     }
 
     @Test func aPluginForAnotherArchitectureIsRefusedBeforeTheLoaderMapsIt() throws {
@@ -58,16 +58,17 @@ import Testing
             machine: ObjectLinkage.processMachine.machine, elfClass: ObjectLinkage.processMachine.elfClass,
             needed: ["libc.so.6"], carriesSwiftMetadata: true)
         #expect(linkage.carriesOwnSwiftRuntime)
-        let reason = SwiftRuntime.incompatibility(ofPluginAt: "/plugins/libown.so", linkage: linkage)
-        #expect(reason?.contains("carries its own copy of the Swift runtime") == true)
-        #expect(reason?.contains("build the plugin without --static-swift-stdlib") == true)
+        let incompatibility = PluginIncompatibility.of(linkage)
+        #expect(incompatibility == .ownSwiftRuntime)
+        #expect(incompatibility?.description.contains("carries its own copy of the Swift runtime") == true)
+        #expect(incompatibility?.description.contains("build the plugin without --static-swift-stdlib") == true)
     }
 
     @Test func aSwiftPluginJoinsAHostOnTheSharedRuntime() {
         let linkage = ObjectLinkage(
             machine: ObjectLinkage.processMachine.machine, elfClass: ObjectLinkage.processMachine.elfClass,
             needed: ["libBeeHive.so", "libswiftCore.so"], carriesSwiftMetadata: true)
-        #expect(SwiftRuntime.incompatibility(ofPluginAt: "/plugins/libswift.so", linkage: linkage) == nil)
+        #expect(PluginIncompatibility.of(linkage) == nil)
     }
 
     @Test func unreadableFilesAreFailuresNotCrashes() throws {

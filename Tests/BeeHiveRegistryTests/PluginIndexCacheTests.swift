@@ -56,14 +56,35 @@ import Testing
         let cacheFile = folder.cache.file(forFolder: try #require(realpathString(folder.path)))
         var older = [UInt8](try Data(contentsOf: URL(filePath: cacheFile)))
         // The version follows the 8-byte magic.
-        #expect(older[8..<12].elementsEqual([4, 0, 0, 0]))
-        older[8] = 3
+        #expect(older[8..<12].elementsEqual([5, 0, 0, 0]))
+        older[8] = 4
         try Data(older).write(to: URL(filePath: cacheFile))
         let (index, reads) = try folder.index()
         #expect(reads.count == 2 && index.plugins.count == 2)
         #expect(index.cacheDiagnostics.isEmpty)
         let rewritten = [UInt8](try Data(contentsOf: URL(filePath: cacheFile)))
-        #expect(rewritten[8] == 4)
+        #expect(rewritten[8] == 5)
+        let (_, warmReads) = try folder.index()
+        #expect(warmReads.isEmpty)
+    }
+
+    /// A cache holds the plugins its writer could load; one written by a host of another BeeHive interface or
+    /// Swift runtime (the header's second word) is rebuilt without a diagnostic, each file read and checked again.
+    @Test func cacheOfAnotherHostIsRebuiltSilently() throws {
+        let folder = try PluginFolder()
+        defer { folder.remove() }
+        for index in 0..<2 { try folder.addPlugin(index) }
+        _ = try folder.index()
+        let cacheFile = folder.cache.file(forFolder: try #require(realpathString(folder.path)))
+        var other = [UInt8](try Data(contentsOf: URL(filePath: cacheFile)))
+        let host = Array(other[12..<16])
+        other[12] ^= 0xFF
+        try Data(other).write(to: URL(filePath: cacheFile))
+        let (index, reads) = try folder.index()
+        #expect(reads.count == 2 && index.plugins.count == 2)
+        #expect(index.cacheDiagnostics.isEmpty)
+        let rewritten = [UInt8](try Data(contentsOf: URL(filePath: cacheFile)))
+        #expect(Array(rewritten[12..<16]) == host)
         let (_, warmReads) = try folder.index()
         #expect(warmReads.isEmpty)
     }
@@ -136,7 +157,7 @@ import Testing
             #expect(reads.count == 1 && index.plugins.count == 1)
             #expect(index.plugins.first?.records == cold.plugins.first?.records)
         }
-        // After the 24-byte header (magic, version, checksum).
+        // After the 24-byte header (magic, version, host, checksum).
         for position in 24..<valid.count {
             var damaged = valid
             damaged[position] ^= 0xA5

@@ -1,0 +1,69 @@
+import CSectionShim
+
+/// Why a plugin file cannot join this process, read from the file before it is loaded: once mapped, a plugin
+/// has run its constructors, and one built for another host crashes it later, far from the cause.
+///
+/// Each case names what differs, with the plugin's value and the host's.
+public enum PluginIncompatibility: Sendable, Hashable, CustomStringConvertible {
+    /// Built for another machine (`plugin`) than this process runs on (`host`), named as architectures
+    /// usually are.
+    case otherArchitecture(plugin: String, host: String)
+    /// It carries its own Swift runtime (linked with `--static-swift-stdlib`): its types would never conform
+    /// to the host's protocols.
+    case ownSwiftRuntime
+    /// It needs the shared Swift runtime (`library`) and this program carries its own: two Swift runtimes in
+    /// one process crash.
+    case sharedSwiftRuntime(library: String)
+    /// It links libBeeHive.so and was built against another version of BeeHive's interface than the host's
+    /// (the two `BEEHIVE_INTERFACE_FINGERPRINT` values): its calls and the layout of the values it shares
+    /// with the host would not match.
+    case otherBeeHiveInterface(plugin: UInt64, host: UInt64)
+
+    public var description: String {
+        switch self {
+        case .otherArchitecture(let plugin, let host):
+            "it is built for \(plugin) and this process runs on \(host); build the plugin for this machine"
+        case .ownSwiftRuntime:
+            "it carries its own copy of the Swift runtime (linked with --static-swift-stdlib), so its types "
+                + "would not conform to the host's protocols; build the plugin without --static-swift-stdlib"
+        case .sharedSwiftRuntime(let library):
+            "it needs the shared Swift runtime (\(library)), and this program carries its own (it was built "
+                + "with --static-swift-stdlib on the BeeHiveStatic product): two Swift runtimes in one process crash; "
+                + "build the host without --static-swift-stdlib on the BeeHive product to load Swift plugins, or make "
+                + "the plugin a C library (cc -shared) that needs no Swift runtime"
+        case .otherBeeHiveInterface(let plugin, let host):
+            "it was built against another version of BeeHive (interface \(Self.hex(plugin))) than this host's "
+                + "libBeeHive.so (interface \(Self.hex(host))); rebuild the plugin against the BeeHive the host ships"
+        }
+    }
+
+    /// The fingerprint of the BeeHive interface this library was built from.
+    package static let hostInterface = UInt64(truncatingIfNeeded: BEEHIVE_INTERFACE_FINGERPRINT)
+
+    /// Why a plugin that links as `linkage` says cannot join this process; nil when it can.
+    package static func of(_ linkage: ObjectLinkage) -> PluginIncompatibility? {
+        let (machine, elfClass) = ObjectLinkage.processMachine
+        if linkage.machine != machine || linkage.elfClass != elfClass {
+            return .otherArchitecture(
+                plugin: linkage.architecture, host: ObjectLinkage.architectureName(machine: machine, elfClass: elfClass))
+        }
+        if linkage.carriesOwnSwiftRuntime { return .ownSwiftRuntime }
+        if case .embedded = SwiftRuntime.current, linkage.needsSharedSwiftRuntime {
+            let library = linkage.needed.first { $0.hasPrefix("libswiftCore.so") }
+                ?? linkage.needed.first { $0.hasPrefix("libswift") || $0.hasPrefix("libFoundation") } ?? "libswiftCore.so"
+            return .sharedSwiftRuntime(library: library)
+        }
+        // A plugin that does not link libBeeHive.so calls none of its code (a C plugin carries records only),
+        // and one built before notes carried the interface is taken as it was before.
+        if linkage.linksBeeHive, let interface = linkage.interfaceFingerprint, interface != hostInterface {
+            return .otherBeeHiveInterface(plugin: interface, host: hostInterface)
+        }
+        return nil
+    }
+
+    /// A fingerprint as messages write it: 0x and 16 hex digits.
+    package static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+}

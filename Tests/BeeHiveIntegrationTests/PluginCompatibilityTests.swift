@@ -1,0 +1,219 @@
+@_spi(BeeHiveInternals) import BeeHiveRegistry
+import BeeHive
+import Foundation
+import Logging
+import Testing
+
+/// Plugins built against another BeeHive are refused before `dlopen`, by `Plugin.load`, by a folder at start and
+/// by `beehive index`; plugins built against this one, or before notes named the interface, still load.
+///
+/// The plugins are C (Tests/Fixtures/CPlugins/compat.c) built against copies of `beehive.h`: one whose
+/// interface fingerprint differs, as a BeeHive with another public interface would write, and one that writes
+/// the previous note version, without a fingerprint. Linked with libBeeHive.so, each is what the check looks
+/// at in a Swift plugin; without it, a C plugin calls no BeeHive code and is not checked. A constructor creates
+/// a marker file, so a refused plugin is seen never to have run. Loads that succeed run in a child process (this
+/// test binary again): they bring libBeeHive.so, a second copy of the core, into the process.
+@Suite(.timeLimit(.minutes(10))) struct PluginCompatibilityTests {
+    static let foreignInterface: UInt64 = 0x0123_4567_89ab_cdef
+    static let childVariable = "BEEHIVE_COMPAT_LOAD"
+
+    /// The folder of the test binary, which holds libBeeHive.so.
+    static var coreFolder: URL {
+        get throws {
+            let folder = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            guard FileManager.default.fileExists(atPath: folder.appending(path: "libBeeHive.so").path) else {
+                throw FixtureBuilder.Failure(description: "no libBeeHive.so next to the test binary; run swift build first")
+            }
+            return folder
+        }
+    }
+
+    enum Header { case current, foreignInterface, previousNote }
+
+    /// compat.c built into `folder` as `name` against a copy of the headers changed as `header` says; its
+    /// constructor creates `marker`, when given.
+    static func plugin(_ name: String, _ header: Header, linksBeeHive: Bool, marker: URL? = nil, in folder: URL) throws -> URL {
+        let include = folder.appending(path: "include-\(name)")
+        try FileManager.default.createDirectory(at: include, withIntermediateDirectories: true)
+        let headers = FixtureBuilder.repositoryRoot.appending(path: "CSectionShim/include")
+        for file in try FileManager.default.contentsOfDirectory(atPath: headers.path) {
+            var text = try String(contentsOf: headers.appending(path: file), encoding: .utf8)
+            if file == "beehive.h" {
+                switch header {
+                case .current: break
+                case .foreignInterface:
+                    text = try replacing(#"#define BEEHIVE_INTERFACE_FINGERPRINT 0x[0-9a-f]+"#,
+                        with: "#define BEEHIVE_INTERFACE_FINGERPRINT 0x\(String(foreignInterface, radix: 16))", in: text)
+                case .previousNote:
+                    text = try replacing(#"#define BEEHIVE_NOTE_VERSION 4"#, with: "#define BEEHIVE_NOTE_VERSION 3", in: text)
+                    text = try replacing(#"#define BEEHIVE_NOTE_DESCRIPTOR_SIZE \(BEEHIVE_NOTE_INTERFACE_OFFSET \+ 8\)"#,
+                        with: "#define BEEHIVE_NOTE_DESCRIPTOR_SIZE BEEHIVE_NOTE_INTERFACE_OFFSET", in: text)
+                    text = try replacing(#"\n *"\.quad " BEEHIVE_STR_\(BEEHIVE_INTERFACE_FINGERPRINT\) "\\n" \\"#, with: "", in: text)
+                }
+            }
+            try text.write(to: include.appending(path: file), atomically: true, encoding: .utf8)
+        }
+        let library = folder.appending(path: "lib\(name).so")
+        var arguments = [
+            "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-I", include.path,
+            FixtureBuilder.fixturesRoot.appending(path: "CPlugins/compat.c").path, "-o", library.path,
+        ]
+        if let marker { arguments.append("-DCOMPAT_MARKER=\"\(marker.path)\"") }
+        if linksBeeHive {
+            let core = try coreFolder.path
+            arguments += ["-L", core, "-Wl,--no-as-needed", "-lBeeHive", "-Wl,-rpath,\(core)"]
+        }
+        let run = try FixtureBuilder.run(try SystemTools.require("cc"), arguments)
+        guard run.status == 0 else { throw FixtureBuilder.Failure(description: "cc failed:\n\(run.output)") }
+        chmod(library.path, 0o644)
+        return library
+    }
+
+    static func replacing(_ pattern: String, with replacement: String, in text: String) throws -> String {
+        let expression = try NSRegularExpression(pattern: pattern)
+        let range = NSRange(text.startIndex..., in: text)
+        guard expression.firstMatch(in: text, range: range) != nil else {
+            throw FixtureBuilder.Failure(description: "beehive.h no longer has \(pattern)")
+        }
+        return expression.stringByReplacingMatches(in: text, range: range, withTemplate: NSRegularExpression.escapedTemplate(for: replacement))
+    }
+
+    static func folder(_ name: String) throws -> URL {
+        let folder = try FixtureHost.temporaryDirectory("compat-\(name)")
+        chmod(folder.path, 0o755)
+        return folder
+    }
+
+    @Test func aPluginBuiltAgainstAnotherBeeHiveInterfaceIsRefusedBeforeItRuns() throws {
+        let folder = try Self.folder("foreign")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let marker = folder.appending(path: "ran")
+        let library = try Self.plugin("foreign", .foreignInterface, linksBeeHive: true, marker: marker, in: folder)
+
+        let linkage = try ObjectLinkage.read(atPath: library.path).get()
+        #expect(linkage.linksBeeHive && linkage.interfaceFingerprint == Self.foreignInterface)
+        let expected = PluginIncompatibility.otherBeeHiveInterface(plugin: Self.foreignInterface, host: PluginIncompatibility.hostInterface)
+        #expect(throws: PluginError.self) { try Plugin.load(atPath: library.path) }
+        do {
+            _ = try Plugin.load(atPath: library.path)
+        } catch {
+            #expect(error.kind == .incompatible && error.incompatibility == expected)
+            #expect(error.description.contains(library.path) && error.description.contains("0x0123456789abcdef"), "\(error)")
+            #expect(error.description.contains("rebuild the plugin against the BeeHive the host ships"), "\(error)")
+        }
+        #expect(Plugin.loadedIdentity(atPath: library.path) == nil, "the loader never mapped it")
+        #expect(!FileManager.default.fileExists(atPath: marker.path), "its constructor never ran")
+    }
+
+    /// The check is for plugins that call BeeHive: a C plugin that carries records only is read whatever
+    /// header it was built with. Its constructor runs: it is loaded.
+    @Test func aCPluginThatDoesNotLinkBeeHiveIsNotChecked() throws {
+        let folder = try Self.folder("c-only")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let marker = folder.appending(path: "ran")
+        let library = try Self.plugin("conly", .foreignInterface, linksBeeHive: false, marker: marker, in: folder)
+        let plugin = try Plugin.load(atPath: library.path)
+        #expect(FileManager.default.fileExists(atPath: marker.path))
+        try plugin.unload()
+    }
+
+    /// A folder holding a foreign plugin beside a good one: `start()` fails on it with `.failOnProblems`, naming
+    /// the file and both interfaces, and `beehive index` lists it among the files it skipped.
+    @Test func aFolderRefusesItAtStartAndTheIndexToolSaysWhy() async throws {
+        let folder = try Self.folder("folder")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plugins = folder.appending(path: "plugins")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        chmod(plugins.path, 0o755)
+        let foreign = try SystemTools.copy(Self.plugin("foreign", .foreignInterface, linksBeeHive: true, in: folder), into: plugins)
+        _ = try SystemTools.copy(Self.plugin("conly", .current, linksBeeHive: false, in: folder), into: plugins)
+
+        let hive = Hive(registry: AnnotationRegistry(source: ScriptedSource()))
+        let host = HiveHost(
+            hive: hive, startupCheck: .failOnProblems, logger: Logger(label: "compat"),
+            environment: [Hive.pluginPathVariable: plugins.path, "XDG_CACHE_HOME": folder.appending(path: "cache").path])
+        do {
+            try await host.start()
+            Issue.record("start should fail on \(foreign.path)")
+        } catch {
+            guard case HiveError.invalidAnnotations(let problems) = error, case .pluginRefused(let refusal)? = problems.first else {
+                Issue.record("not a refusal: \(error)")
+                return
+            }
+            #expect(problems.count == 1, "\(problems)")
+            #expect(refusal.path == foreign.path)
+            #expect(refusal.reason == .incompatible(
+                .otherBeeHiveInterface(plugin: Self.foreignInterface, host: PluginIncompatibility.hostInterface)))
+            #expect("\(refusal)".contains("remove it from the folder"), "\(refusal)")
+        }
+        #expect(Plugin.loadedIdentity(atPath: foreign.path) == nil)
+
+        let index = try FixtureBuilder.run(try InspectionToolTests.beehive(), ["index", plugins.path, "--no-cache"])
+        #expect(index.output.contains("libforeign.so") && index.output.contains("another version of BeeHive"), "\(index.output)")
+        #expect(index.output.contains("libconly.so"), "\(index.output)")
+    }
+
+    /// `beehive lint` on files built against two interfaces reports the one that differs from the first, and
+    /// `beehive inspect` shows the interface each file carries.
+    @Test func lintReportsAPluginOfAnotherInterfaceBesideItsHost() throws {
+        let folder = try Self.folder("lint")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let current = try Self.plugin("current", .current, linksBeeHive: true, in: folder)
+        let foreign = try Self.plugin("foreign", .foreignInterface, linksBeeHive: true, in: folder)
+        let beehive = try InspectionToolTests.beehive()
+        let lint = try FixtureBuilder.run(beehive, ["lint", current.path, foreign.path])
+        #expect(lint.status != 0, "\(lint.output)")
+        #expect(lint.output.contains("\(foreign.path): error: was built against BeeHive interface 0x0123456789abcdef, "
+            + "and \(current.path) against \(PluginIncompatibility.hex(PluginIncompatibility.hostInterface))"), "\(lint.output)")
+        let same = try FixtureBuilder.run(beehive, ["lint", current.path])
+        #expect(!same.output.contains("BeeHive interface"), "\(same.output)")
+
+        let inspect = try FixtureBuilder.run(beehive, ["inspect", "--json", current.path, foreign.path])
+        let report = try JSONSerialization.jsonObject(with: Data(inspect.standardOutput.utf8)) as? [String: Any]
+        let files = try #require(report?["files"] as? [[String: Any]], "\(inspect.output)")
+        #expect(files.map { $0["interface"] as? String } == [PluginIncompatibility.hex(PluginIncompatibility.hostInterface), "0x0123456789abcdef"])
+        #expect(files[0]["incompatibility"] is NSNull)
+        #expect((files[1]["incompatibility"] as? String)?.contains("another version of BeeHive") == true)
+        let text = try FixtureBuilder.run(beehive, ["inspect", foreign.path])
+        #expect(text.output.contains("\(foreign.path): warning: a host built with this BeeHive refuses to load it"), "\(text.output)")
+    }
+
+    /// Built against this BeeHive, or with the note of the BeeHive before fingerprints: both load and run, in a
+    /// child process that prints what each load gave.
+    @Test func pluginsOfThisInterfaceAndOfTheNoteBeforeItLoad() throws {
+        if let paths = ProcessInfo.processInfo.environment[Self.childVariable] {
+            Self.runChild(paths.split(separator: ":").map(String.init))
+        }
+        let folder = try Self.folder("loads")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let current = try Self.plugin("current", .current, linksBeeHive: true, marker: folder.appending(path: "current ran"), in: folder)
+        let previous = try Self.plugin("previous", .previousNote, linksBeeHive: true, marker: folder.appending(path: "previous ran"), in: folder)
+        #expect(try ObjectLinkage.read(atPath: current.path).get().interfaceFingerprint == PluginIncompatibility.hostInterface)
+        #expect(try ObjectLinkage.read(atPath: previous.path).get().interfaceFingerprint == nil)
+
+        let run = try FixtureBuilder.run(
+            URL(filePath: "/proc/self/exe").resolvingSymlinksInPath(),
+            ["--testing-library", "swift-testing", "--filter", "pluginsOfThisInterfaceAndOfTheNoteBeforeItLoad"],
+            environment: [Self.childVariable: "\(current.path):\(previous.path)"])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.standardOutput.contains("loaded \(current.path)"), "\(run.output)")
+        #expect(run.standardOutput.contains("loaded \(previous.path)"), "\(run.output)")
+        #expect(FileManager.default.fileExists(atPath: folder.appending(path: "current ran").path), "its constructor ran")
+        #expect(FileManager.default.fileExists(atPath: folder.appending(path: "previous ran").path), "its constructor ran")
+    }
+
+    private static func runChild(_ paths: [String]) -> Never {
+        var failed = false
+        for path in paths {
+            do {
+                _ = try Plugin.load(atPath: path)
+                print("loaded \(path)")
+            } catch {
+                print("refused \(path): \(error)")
+                failed = true
+            }
+        }
+        fflush(nil)
+        _exit(failed ? 1 : 0)
+    }
+}
