@@ -46,45 +46,26 @@ import Testing
         #expect(readsAgain.isEmpty && again.plugins.count == 2)
     }
 
-    /// A cache in the format of another BeeHive build (what every upgrade leaves) is rebuilt without a
-    /// diagnostic, and the rebuilt one is read warm.
-    @Test func cacheOfAnotherFormatIsRebuiltSilently() throws {
-        let folder = try PluginFolder()
-        defer { folder.remove() }
-        for index in 0..<2 { try folder.addPlugin(index) }
-        _ = try folder.index()
-        let cacheFile = folder.cache.file(forFolder: try #require(realpathString(folder.path)))
-        var older = [UInt8](try Data(contentsOf: URL(filePath: cacheFile)))
-        // The version follows the 8-byte magic.
-        #expect(older[8..<12].elementsEqual([5, 0, 0, 0]))
-        older[8] = 4
-        try Data(older).write(to: URL(filePath: cacheFile))
-        let (index, reads) = try folder.index()
-        #expect(reads.count == 2 && index.plugins.count == 2)
-        #expect(index.cacheDiagnostics.isEmpty)
-        let rewritten = [UInt8](try Data(contentsOf: URL(filePath: cacheFile)))
-        #expect(rewritten[8] == 5)
-        let (_, warmReads) = try folder.index()
-        #expect(warmReads.isEmpty)
-    }
-
-    /// A cache holds the plugins its writer could load; one written by a host of another BeeHive interface or
-    /// Swift runtime (the header's second word) is rebuilt without a diagnostic, each file read and checked again.
-    @Test func cacheOfAnotherHostIsRebuiltSilently() throws {
+    /// A cache in the format of another BeeHive build (what every upgrade leaves; the header's first word after
+    /// the magic), or written by a host of another BeeHive interface or Swift runtime (the second word: a cache
+    /// holds the plugins its writer could load), is rebuilt without a diagnostic, each file read and checked
+    /// again, and the rebuilt one is read warm.
+    @Test(arguments: [8, 12]) func cacheOfAnotherFormatOrHostIsRebuiltSilently(word: Int) throws {
         let folder = try PluginFolder()
         defer { folder.remove() }
         for index in 0..<2 { try folder.addPlugin(index) }
         _ = try folder.index()
         let cacheFile = folder.cache.file(forFolder: try #require(realpathString(folder.path)))
         var other = [UInt8](try Data(contentsOf: URL(filePath: cacheFile)))
-        let host = Array(other[12..<16])
-        other[12] ^= 0xFF
+        #expect(other[8..<12].elementsEqual([5, 0, 0, 0]))
+        let written = Array(other[word..<word + 4])
+        other[word] ^= 0x01
         try Data(other).write(to: URL(filePath: cacheFile))
         let (index, reads) = try folder.index()
         #expect(reads.count == 2 && index.plugins.count == 2)
         #expect(index.cacheDiagnostics.isEmpty)
         let rewritten = [UInt8](try Data(contentsOf: URL(filePath: cacheFile)))
-        #expect(Array(rewritten[12..<16]) == host)
+        #expect(Array(rewritten[word..<word + 4]) == written)
         let (_, warmReads) = try folder.index()
         #expect(warmReads.isEmpty)
     }
