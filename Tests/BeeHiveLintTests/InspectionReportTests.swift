@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 @testable import BeeHiveLint
+import BeeHiveRegistry
 
 @Suite struct InspectionReportTests {
     /// The report as the JSON objects `inspect --json` prints, keys and all.
@@ -27,9 +28,12 @@ import Testing
         let files = try #require(document["files"])
         #expect(files.count == 2)
         for file in files {
-            #expect(Set(file.keys) == ["file", "readable", "annotated", "buildID"])
+            #expect(Set(file.keys) == ["file", "readable", "annotated", "buildID", "interface", "incompatibility"])
+            #expect(file["incompatibility"] is NSNull)
         }
         #expect(files[0]["buildID"] is NSNull)
+        #expect(files[0]["interface"] as? String == PluginIncompatibility.hex(PluginIncompatibility.hostInterface))
+        #expect(files[1]["interface"] is NSNull)
         let diagnostics = try #require(document["diagnostics"])
         #expect(diagnostics.count == 1)
         #expect(Set(diagnostics[0].keys) == ["file", "section", "record", "kind", "severity", "message"])
