@@ -342,14 +342,23 @@ public final class AnnotationRegistry: Sendable {
     /// The object path of the first of `records` (in key order) that declares `identity`: among records that
     /// declare the same thing, the one with the least path comes first.
     private static func firstObjectPath(of identity: RecordIdentity, in records: [AnnotationRecord]) -> String? {
-        var low = 0
+        let first = partitionPoint(of: records) { $0.identity < identity }
+        guard first < records.count, records[first].identity == identity else { return nil }
+        return records[first].origin.objectPath
+    }
+
+    /// The first position of ordered `records`, from `start` on, at which `isBefore` is false: it holds for
+    /// the records before some point of the order and for none after, so a bisection finds that point.
+    private static func partitionPoint(
+        of records: [AnnotationRecord], from start: Int = 0, _ isBefore: (AnnotationRecord) -> Bool
+    ) -> Int {
+        var low = start
         var high = records.count
         while low < high {
             let middle = low + (high - low) / 2
-            if records[middle].identity < identity { low = middle + 1 } else { high = middle }
+            if isBefore(records[middle]) { low = middle + 1 } else { high = middle }
         }
-        guard low < records.count, records[low].identity == identity else { return nil }
-        return records[low].origin.objectPath
+        return low
     }
 
     /// Merges ordered `second` into ordered `records`; on ties, the records held come first.
@@ -362,16 +371,12 @@ public final class AnnotationRegistry: Sendable {
         // A few records into many, as when a plugin loads into a large process: each goes in, in place, where a
         // bisection finds, which compares a few dozen records where a merge makes a key for every one.
         if second.count * 16 < records.count {
-            var lower = 0
+            var next = 0
             for record in second {
-                // `second` is ordered, so each record goes in after the one before it.
-                var upper = records.count
-                while lower < upper {
-                    let middle = lower + (upper - lower) / 2
-                    if precedes(record, records[middle]) { upper = middle } else { lower = middle + 1 }
-                }
-                records.insert(record, at: lower)
-                lower += 1
+                // `second` is ordered, so each record goes in after the one before it, and after its ties.
+                let place = partitionPoint(of: records, from: next) { !precedes(record, $0) }
+                records.insert(record, at: place)
+                next = place + 1
             }
             return
         }
@@ -385,15 +390,10 @@ public final class AnnotationRegistry: Sendable {
         if removed.count * 16 < records.count {
             let expected = records.count - removed.count
             for record in removed {
-                var lower = 0
-                var upper = records.count
-                while lower < upper {
-                    let middle = lower + (upper - lower) / 2
-                    if precedes(records[middle], record) { lower = middle + 1 } else { upper = middle }
-                }
+                let place = partitionPoint(of: records) { precedes($0, record) }
                 // Not where the order puts it, which the model test rules out: the plain scan removes the rest.
-                guard lower < records.count, records[lower].objectPath == objectPath else { break }
-                records.remove(at: lower)
+                guard place < records.count, records[place].objectPath == objectPath else { break }
+                records.remove(at: place)
             }
             if records.count == expected { return }
         }
