@@ -3,6 +3,13 @@ import CompilerPluginSupport
 import Foundation
 import PackageDescription
 
+// The end-to-end tests' fixture builds expand the macros with the plugin executable that the test build already
+// made (FixtureBuilder passes it with -load-plugin-executable), instead of compiling swift-syntax again in every
+// fixture build folder: optimised and whole-module in a release build, that took longer than all the other
+// fixture builds together. BEEHIVE_PREBUILT_MACROS=1 leaves the macro target out of the declarations'
+// dependencies, so SwiftPM does not build it; the expansions are the same.
+let prebuiltMacros = ProcessInfo.processInfo.environment["BEEHIVE_PREBUILT_MACROS"] == "1"
+
 let package = Package(
     name: "BeeHive",
     products: [
@@ -74,7 +81,9 @@ let package = Package(
         ),
         // Declares the macros only: it must not depend on BeeHiveRegistry, or every user binary would link a
         // second, static copy of the registry next to the dynamic BeeHive library.
-        .target(name: "BeeHiveAnnotations", dependencies: ["BeeHiveMacros", "CBeeHiveAnnotationNote"]),
+        .target(
+            name: "BeeHiveAnnotations",
+            dependencies: (prebuiltMacros ? [] : ["BeeHiveMacros"]) + ["CBeeHiveAnnotationNote"]),
         // The note with the offsets to an object's own sections, which Swift cannot emit (see note.c).
         .target(name: "CBeeHiveAnnotationNote"),
         .target(name: "BeeHiveLint", dependencies: ["BeeHiveRegistry", "CLibelf"]),

@@ -86,7 +86,6 @@ enum FixtureBuilder {
                 return folder
             }
             let built = folder.lock.withLock { _ in
-                waitForOtherBuilds(in: scratchPath(key))
                 buildPermits.wait()
                 defer { buildPermits.signal() }
                 return Result { () throws(Failure) -> Build in try runBuild(key) }
@@ -94,17 +93,6 @@ enum FixtureBuilder {
             result = built
             return try built.get()
         }
-    }
-
-    /// Waits, holding no permit, until no other SwiftPM uses the build folder: scripts/test starts the macro
-    /// fixture's release build before the tests, and a permit held while waiting for it would idle a core.
-    /// SwiftPM holds an exclusive `flock` on the folder's `.lock` while it builds.
-    private static func waitForOtherBuilds(in scratch: URL) {
-        let descriptor = open(scratch.appending(path: ".lock").path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
-        flock(descriptor, LOCK_UN)
     }
 
     /// The build folder's name, the same for both linkers.
@@ -133,7 +121,10 @@ enum FixtureBuilder {
         var arguments = ["build", "--package-path", package.path, "--scratch-path", scratch.path,
                          "-c", key.configuration.rawValue]
         // Read by the manifests (the core's and each fixture's): a link setting, so no compile command changes.
-        let environment = ["BEEHIVE_LINKER": key.linker.rawValue]
+        var environment = ["BEEHIVE_LINKER": key.linker.rawValue]
+        let macros = try prebuiltMacros(in: scratch)
+        arguments += macros.arguments
+        environment.merge(macros.environment) { $1 }
         if let sanitizer = key.sanitizer { arguments += ["--sanitize", sanitizer.rawValue] }
         if key.staticStandardLibrary {
             let staticLibraries = swiftExecutable.resolvingSymlinksInPath().deletingLastPathComponent()
@@ -156,6 +147,41 @@ enum FixtureBuilder {
         return Build(
             fixture: key.fixture, configuration: key.configuration, linker: key.linker, sanitizer: key.sanitizer,
             staticStandardLibrary: key.staticStandardLibrary, package: package, scratchPath: scratch, binPath: products)
+    }
+
+    /// The arguments and environment that make a fixture build (or a command plugin's build of a fixture)
+    /// expand the macros with the plugin executable built next to this test bundle, instead of compiling
+    /// swift-syntax again (the core's manifest reads `BEEHIVE_PREBUILT_MACROS`). The executable is copied into the
+    /// build folder under its size and modification time: SwiftPM does not see a plugin named on the command line
+    /// as an input, and a rebuilt macro must change the compile commands, or the fixture would keep old expansions.
+    /// Without that executable (a test build that left the macros out), the fixture builds them itself.
+    static func prebuiltMacros(in scratch: URL) throws(Failure) -> (arguments: [String], environment: [String: String]) {
+        let built = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appending(path: "BeeHiveMacros-tool")
+        let files = FileManager.default
+        guard let attributes = try? files.attributesOfItem(atPath: built.path),
+            let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date
+        else { return ([], [:]) }
+        let stamp = "\(size)-\(Int64(modified.timeIntervalSince1970 * 1_000_000))"
+        let folder = scratch.appending(path: "prebuilt-macros")
+        let copy = folder.appending(path: "\(stamp)/BeeHiveMacros-tool")
+        if !files.isExecutableFile(atPath: copy.path) {
+            do {
+                // Copies of earlier macro builds: their expansions are recompiled away by this one.
+                for old in (try? files.contentsOfDirectory(atPath: folder.path)) ?? [] where old != stamp {
+                    try files.removeItem(at: folder.appending(path: old))
+                }
+                try files.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+                let partial = copy.deletingLastPathComponent().appending(path: "BeeHiveMacros-tool.partial")
+                try? files.removeItem(at: partial)
+                try files.copyItem(at: built, to: partial)
+                try files.moveItem(at: partial, to: copy)
+            } catch {
+                throw Failure(description: "cannot copy the macro plugin \(built.path) to \(copy.path): \(error)")
+            }
+        }
+        return (["-Xswiftc", "-load-plugin-executable", "-Xswiftc", "\(copy.path)#BeeHiveMacros"],
+                ["BEEHIVE_PREBUILT_MACROS": "1"])
     }
 
     /// Copies what a build produced, its ELF files and resource bundles, without the objects and modules beside

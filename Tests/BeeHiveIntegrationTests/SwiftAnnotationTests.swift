@@ -9,9 +9,8 @@ import Testing
 @Suite(.serialized) struct SwiftAnnotationTests {
     static let fixture = "SwiftAnnotations"
 
-    /// Each configuration and each linker once. Every release build of this fixture compiles swift-syntax
-    /// optimised (about 10 CPU minutes), so release is built with one linker: lld, whose --gc-sections drops
-    /// every unreferenced section that is not marked retained.
+    /// Each configuration and each linker once; release with lld, whose --gc-sections drops every unreferenced
+    /// section that is not marked retained.
     static let builds: [(FixtureBuilder.Configuration, FixtureBuilder.Linker)] = [(.debug, .gold), (.release, .lld)]
 
     @Test(arguments: builds)
@@ -50,6 +49,22 @@ import Testing
         let lint = Linter.lint(files: [build.product("Shop").path, build.product("SwiftOnly").path])
         #expect(lint.passed, "\(lint)")
         #expect(lint.recordCount == 8)
+    }
+
+    /// The fixture's builds expand the macros with the test build's plugin executable and compile no swift-syntax
+    /// of their own (FixtureBuilder.prebuiltMacros): a release build of it alone took longer than every other
+    /// fixture build together.
+    @Test(arguments: builds)
+    func fixtureBuildsUseTheTestBuildsMacros(
+        configuration: FixtureBuilder.Configuration, linker: FixtureBuilder.Linker
+    ) throws {
+        let build = try FixtureBuilder.build(Self.fixture, configuration, linker: linker)
+        let macros = try FixtureBuilder.prebuiltMacros(in: build.scratchPath)
+        #expect(macros.environment == ["BEEHIVE_PREBUILT_MACROS": "1"], "no BeeHiveMacros-tool beside the test bundle")
+        let products = build.scratchPath.appending(path: configuration.rawValue)
+        let folders = try FileManager.default.contentsOfDirectory(atPath: products.path)
+        #expect(folders.filter { $0.hasPrefix("SwiftSyntax") || $0.hasPrefix("BeeHiveMacros") }.isEmpty, "\(folders)")
+        #expect(folders.contains("Shop.build"))
     }
 
     /// Discovery reads only objects whose PT_NOTE segment carries the BeeHive note; here only the macros wrote one.
@@ -144,12 +159,16 @@ import Testing
     /// with a misspelt record fails with lint's finding.
     @Test func lintPluginPassesACleanProductAndFailsABrokenOne() throws {
         let build = try FixtureBuilder.build(Self.fixture)
+        // The fixture build's own macro arguments, or the plugin's build would find other compile commands and
+        // build everything again, swift-syntax included.
+        let macros = try FixtureBuilder.prebuiltMacros(in: build.scratchPath)
         func plugin(_ product: String) throws -> FixtureBuilder.Output {
             try FixtureBuilder.withoutConcurrentBuilds {
                 try FixtureBuilder.run(
                     FixtureBuilder.swiftExecutable,
-                    ["package", "--package-path", build.package.path, "--scratch-path", build.scratchPath.path,
-                     "beehive-lint", "--product", product])
+                    ["package", "--package-path", build.package.path, "--scratch-path", build.scratchPath.path]
+                        + macros.arguments + ["beehive-lint", "--product", product],
+                    environment: macros.environment.merging(["BEEHIVE_LINKER": build.linker.rawValue]) { $1 })
             }
         }
         let clean = try plugin("SwiftOnly")
