@@ -3,12 +3,14 @@ import CompilerPluginSupport
 import Foundation
 import PackageDescription
 
-// The end-to-end tests' fixture builds expand the macros with the plugin executable that the test build already
-// made (FixtureBuilder passes it with -load-plugin-executable), instead of compiling swift-syntax again in every
-// fixture build folder: optimised and whole-module in a release build, that took longer than all the other
-// fixture builds together. BEEHIVE_PREBUILT_MACROS=1 leaves the macro target out of the declarations'
-// dependencies, so SwiftPM does not build it; the expansions are the same.
+// Two variables for our own test builds, which compile the core many times and need no second copy of the
+// host-side tools each time. BEEHIVE_PREBUILT_MACROS=1 leaves the macro target and its tests out: whoever builds
+// passes the plugin executable of an earlier build with -load-plugin-executable (the end-to-end tests' fixture
+// builds, scripts/sanitizers), so swift-syntax is not compiled again, optimised in a release build and under
+// each sanitizer; the expansions are the same. BEEHIVE_PLUGINS=0 leaves the command plugins, their host copies
+// of the core, and the documentation plugin out (scripts/sanitizers: what it tests runs none of them).
 let prebuiltMacros = ProcessInfo.processInfo.environment["BEEHIVE_PREBUILT_MACROS"] == "1"
+let plugins = ProcessInfo.processInfo.environment["BEEHIVE_PLUGINS"] != "0"
 
 let package = Package(
     name: "BeeHive",
@@ -31,7 +33,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -140,7 +141,9 @@ package.targets.append(
         ]))
 
 // `scripts/docs` builds the DocC catalog with it (`swift package generate-documentation`).
-package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+if plugins {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}
 
 
 // Observability. The core reports hooks, lookups, route matches and plugin loads to a `HiveObserver`
@@ -189,10 +192,11 @@ package.targets.append(
 
 // The macros' expansion tests. A test target that depends on a macro target makes SwiftPM build the whole test
 // product for the host, which compiles the core and its dependencies a second time next to the copies the
-// executables need. The sanitizer builds leave them out (BEEHIVE_MACRO_TESTS=0, set by scripts/sanitizers): they
-// test the syntax transform that runs inside the compiler, where a sanitizer has nothing to look at, and so the
-// sanitizer builds compile the core once.
-if ProcessInfo.processInfo.environment["BEEHIVE_MACRO_TESTS"] != "0" {
+// executables need; builds with prebuilt macros have neither.
+if prebuiltMacros {
+    package.targets.removeAll { $0.name == "BeeHiveMacros" }
+} else {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"))
     package.targets.append(
         .testTarget(
             name: "BeeHiveMacrosTests",
@@ -204,8 +208,11 @@ if ProcessInfo.processInfo.environment["BEEHIVE_MACRO_TESTS"] != "0" {
             ]))
 }
 
-// BEEHIVE_LINKER=lld links with lld instead of the toolchain's default, gold, as a link setting: no compile
-// command changes, so the end-to-end tests link one build folder's objects with both linkers.
+if !plugins {
+    package.products.removeAll { $0 is Product.Plugin }
+    package.targets.removeAll { $0.type == .plugin }
+}
+
 if ProcessInfo.processInfo.environment["BEEHIVE_LINKER"] == "lld" {
     for target in package.targets where [.regular, .executable, .macro].contains(target.type) {
         target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"])]
