@@ -151,10 +151,11 @@ enum FixtureBuilder {
 
     /// The arguments and environment that make a fixture build (or a command plugin's build of a fixture)
     /// expand the macros with the plugin executable built next to this test bundle, instead of compiling
-    /// swift-syntax again (the core's manifest reads `BEEHIVE_PREBUILT_MACROS`). The executable is copied into the
-    /// build folder under its size and modification time: SwiftPM does not see a plugin named on the command line
-    /// as an input, and a rebuilt macro must change the compile commands, or the fixture would keep old expansions.
-    /// Without that executable (a test build that left the macros out), the fixture builds them itself.
+    /// swift-syntax again (the core's manifest reads `BEEHIVE_PREBUILT_MACROS`). The executable is put into the
+    /// build folder (a hard link where it can) under its size and modification time: SwiftPM does not see a
+    /// plugin named on the command line as an input, and a rebuilt macro must change the compile commands, or
+    /// the fixture would keep old expansions. Without that executable (a test build that left the macros out),
+    /// the fixture builds them itself.
     static func prebuiltMacros(in scratch: URL) throws(Failure) -> (arguments: [String], environment: [String: String]) {
         let built = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
             .appending(path: "BeeHiveMacros-tool")
@@ -174,7 +175,9 @@ enum FixtureBuilder {
                 try files.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
                 let partial = copy.deletingLastPathComponent().appending(path: "BeeHiveMacros-tool.partial")
                 try? files.removeItem(at: partial)
-                try files.copyItem(at: built, to: partial)
+                // A hard link where it can: the linker writes a rebuilt macro as a new file, so the link keeps
+                // the bytes it was made with.
+                do { try files.linkItem(at: built, to: partial) } catch { try files.copyItem(at: built, to: partial) }
                 try files.moveItem(at: partial, to: copy)
             } catch {
                 throw Failure(description: "cannot copy the macro plugin \(built.path) to \(copy.path): \(error)")
