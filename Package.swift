@@ -213,6 +213,8 @@ if !plugins {
     package.targets.removeAll { $0.type == .plugin }
 }
 
+// BEEHIVE_LINKER=lld links with lld instead of the toolchain's default, gold, as a link setting: no compile
+// command changes, so the end-to-end tests link one build folder's objects with both linkers.
 if ProcessInfo.processInfo.environment["BEEHIVE_LINKER"] == "lld" {
     for target in package.targets where [.regular, .executable, .macro].contains(target.type) {
         target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"])]
