@@ -2,10 +2,13 @@ import Foundation
 import Synchronization
 
 /// Builds the fixture packages under Tests/Fixtures with SwiftPM, the way a user's package is built, and runs
-/// what they produce. Each (fixture, configuration, linker) is built once per test run. The two linkers share a
-/// build folder: the linker is chosen by `BEEHIVE_LINKER`, which the manifests turn into link settings, so the
-/// second linker's build only links the objects the first compiled. Each build's products are then copied into
-/// a folder of that linker's own, which the tests run from while the other linker relinks the build folder.
+/// what they produce. Each (fixture, configuration, linker) is built once per test run. Every fixture and both
+/// linkers share one build folder per configuration (Tests/Fixtures/.build-debug, …): the fixtures depend on
+/// the core by the same path with the same flags, so the core is compiled once per configuration and a second
+/// fixture compiles only its own targets; the linker is chosen by `BEEHIVE_LINKER`, which the manifests turn
+/// into link settings, so the second linker's build only links the objects the first compiled. Each build's
+/// products are then copied into a folder of that fixture's and linker's own, which the tests run from while
+/// the next build relinks the shared folder.
 /// At most two builds run at once: a release build spends minutes in whole-module optimisation on one core, and
 /// the machine has two.
 enum FixtureBuilder {
@@ -78,14 +81,7 @@ enum FixtureBuilder {
         }
         return try slot.result.withLock { result in
             if let result { return try result.get() }
-            let folder = folders.withLock { folders in
-                let name = scratchFolder(key)
-                if let folder = folders[name] { return folder }
-                let folder = Folder()
-                folders[name] = folder
-                return folder
-            }
-            let built = folder.lock.withLock { _ in
+            let built = folder(named: scratchFolder(key)).lock.withLock { _ in
                 buildPermits.wait()
                 defer { buildPermits.signal() }
                 return Result { () throws(Failure) -> Build in try runBuild(key) }
@@ -95,14 +91,45 @@ enum FixtureBuilder {
         }
     }
 
-    /// The build folder's name, the same for both linkers.
+    /// The build folder's name, the same for every fixture and both linkers.
     private static func scratchFolder(_ key: Key) -> String {
         ".build-\(key.configuration.rawValue)" + (key.sanitizer.map { "-\($0.rawValue)" } ?? "")
             + (key.staticStandardLibrary ? "-static" : "")
     }
 
     private static func scratchPath(_ key: Key) -> URL {
-        fixturesRoot.appending(path: key.fixture).appending(path: scratchFolder(key))
+        fixturesRoot.appending(path: scratchFolder(key))
+    }
+
+    /// Runs `body` while no fixture build uses the build folder of `build`: for tests that build into it
+    /// themselves (a command plugin over a fixture).
+    static func withBuildFolder<Result: Sendable>(of build: Build, _ body: () throws -> Result) throws -> Result {
+        try folder(named: build.scratchPath.lastPathComponent).lock.withLock { _ in
+            try withoutConcurrentBuilds {
+                forgetBuildPlan(in: build.scratchPath, build.configuration)
+                return try body()
+            }
+        }
+    }
+
+    /// Removes the build plan SwiftPM keeps in a build folder (`<triple>/<configuration>/description.json`).
+    /// SwiftPM reuses it when the arguments are those of the last build and no manifest of the last package
+    /// graph changed, without noticing that another package is being built: the fixture's build then does
+    /// nothing and reports success. Planning again costs a second or two.
+    private static func forgetBuildPlan(in scratch: URL, _ configuration: Configuration) {
+        let files = FileManager.default
+        for triple in (try? files.contentsOfDirectory(atPath: scratch.path)) ?? [] {
+            try? files.removeItem(at: scratch.appending(path: "\(triple)/\(configuration.rawValue)/description.json"))
+        }
+    }
+
+    private static func folder(named name: String) -> Folder {
+        folders.withLock { folders in
+            if let folder = folders[name] { return folder }
+            let folder = Folder()
+            folders[name] = folder
+            return folder
+        }
     }
 
     /// Runs `body` while no fixture builds: for tests that build a package of their own (`scripts/demo` builds
@@ -131,7 +158,9 @@ enum FixtureBuilder {
                 .deletingLastPathComponent().appending(path: "lib/swift_static/linux")
             arguments += ["--static-swift-stdlib", "-Xlinker", "-L\(staticLibraries.path)"]
         }
+        forgetBuildPlan(in: scratch, key.configuration)
         let started = ContinuousClock.now
+        let startedAt = Date()
         let build = try run(swiftExecutable, arguments, environment: environment)
         // On standard error, so that a run's log shows which fixture builds its time went to.
         FileHandle.standardError.write(Data(
@@ -143,7 +172,8 @@ enum FixtureBuilder {
         guard binPath.status == 0 else { throw Failure(description: "no bin path for \(key.fixture): \(binPath.output)") }
         let built = URL(filePath: binPath.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         let products = package.appending(path: scratch.lastPathComponent + "-\(key.linker.rawValue)")
-        try copyProducts(from: built, to: products, linkedBy: key.linker)
+        let own = try productFiles(of: package, scratch: scratch, environment: environment)
+        try copyProducts(from: built, to: products, linkedBy: key.linker, checking: own, since: startedAt)
         return Build(
             fixture: key.fixture, configuration: key.configuration, linker: key.linker, sanitizer: key.sanitizer,
             staticStandardLibrary: key.staticStandardLibrary, package: package, scratchPath: scratch, binPath: products)
@@ -188,9 +218,13 @@ enum FixtureBuilder {
     }
 
     /// Copies what a build produced, its ELF files and resource bundles, without the objects and modules beside
-    /// them; the executables find their libraries and bundles beside them, as in the build folder. Each ELF file
-    /// must have been linked by `linker`: lld names itself in `.comment`, gold does not.
-    private static func copyProducts(from built: URL, to products: URL, linkedBy linker: Linker) throws(Failure) {
+    /// them; the executables find their libraries and bundles beside them, as in the build folder. The folder
+    /// also holds the other fixtures' products, as their last builds left them. The fixture's own products
+    /// (`own`) and every other ELF file this build wrote (since `started`, its dependencies' libraries) must have
+    /// been linked by `linker`: lld names itself in `.comment`, gold does not.
+    private static func copyProducts(
+        from built: URL, to products: URL, linkedBy linker: Linker, checking own: Set<String>, since started: Date
+    ) throws(Failure) {
         let files = FileManager.default
         var elfFiles: [URL] = []
         do {
@@ -203,7 +237,8 @@ enum FixtureBuilder {
                 let elf = !isDirectory.boolValue && isELF(item)
                 guard elf || (isDirectory.boolValue && name.hasSuffix(".resources")) else { continue }
                 try files.copyItem(at: item, to: products.appending(path: name))
-                if elf { elfFiles.append(item) }
+                let modified = try files.attributesOfItem(atPath: item.path)[.modificationDate] as? Date
+                if elf, own.contains(name) || modified.map({ $0 >= started }) == true { elfFiles.append(item) }
             }
         } catch {
             throw Failure(description: "cannot copy the products of \(built.path) to \(products.path): \(error)")
@@ -211,12 +246,36 @@ enum FixtureBuilder {
         guard let readelf = SystemTools.find("readelf") else {
             throw Failure(description: "readelf is not on PATH; scripts/install-deps installs it")
         }
+        if let missing = own.first(where: { name in !elfFiles.contains { $0.lastPathComponent == name } }) {
+            throw Failure(description: "the build of \(products.path) produced no \(missing) in \(built.path)")
+        }
         for file in elfFiles {
             let comment = try run(readelf, ["-p", ".comment", file.path]).standardOutput
             guard comment.contains("Linker: LLD") == (linker == .lld) else {
                 throw Failure(description: "\(file.path) was not linked by \(linker): its manifest must turn BEEHIVE_LINKER into a link setting")
             }
         }
+    }
+
+    /// The file names of the package's executable and dynamic library products, from `swift package describe`.
+    private static func productFiles(
+        of package: URL, scratch: URL, environment: [String: String]
+    ) throws(Failure) -> Set<String> {
+        let described = try run(
+            swiftExecutable,
+            ["package", "--package-path", package.path, "--scratch-path", scratch.path, "describe", "--type", "json"],
+            environment: environment)
+        guard described.status == 0,
+            let json = try? JSONSerialization.jsonObject(with: Data(described.standardOutput.utf8)),
+            let products = (json as? [String: Any])?["products"] as? [[String: Any]]
+        else { throw Failure(description: "cannot list the products of \(package.path): \(described.output)") }
+        var names: Set<String> = []
+        for product in products {
+            guard let name = product["name"] as? String, let type = product["type"] as? [String: Any] else { continue }
+            if type["executable"] != nil { names.insert(name) }
+            if (type["library"] as? [String])?.contains("dynamic") == true { names.insert("lib\(name).so") }
+        }
+        return names
     }
 
     private static func isELF(_ file: URL) -> Bool {

@@ -163,7 +163,7 @@ import Testing
         // build everything again, swift-syntax included.
         let macros = try FixtureBuilder.prebuiltMacros(in: build.scratchPath)
         func plugin(_ product: String) throws -> FixtureBuilder.Output {
-            try FixtureBuilder.withoutConcurrentBuilds {
+            try FixtureBuilder.withBuildFolder(of: build) {
                 try FixtureBuilder.run(
                     FixtureBuilder.swiftExecutable,
                     ["package", "--package-path", build.package.path, "--scratch-path", build.scratchPath.path]
