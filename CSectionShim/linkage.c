@@ -77,11 +77,20 @@ static void bh_read_needed(Elf *elf, size_t file_size, bh_linkage *linkage) {
     for (size_t i = 0; i < entries; i++) {
         GElf_Dyn dyn;
         if (!gelf_getdyn(dynamic, (int)i, &dyn) || dyn.d_tag == DT_NULL) break;
-        if (dyn.d_tag != DT_NEEDED || dyn.d_un.d_val >= strsz) continue;
+        if ((dyn.d_tag != DT_NEEDED && dyn.d_tag != DT_RPATH && dyn.d_tag != DT_RUNPATH) || dyn.d_un.d_val >= strsz)
+            continue;
         const char *name = table + dyn.d_un.d_val;
         const char *end = memchr(name, 0, strsz - dyn.d_un.d_val);
         if (!end) continue;
         size_t length = (size_t)(end - name) + 1;
+        if (dyn.d_tag != DT_NEEDED) {
+            /* One search path of each kind; the loader reads the first too. */
+            char **path = dyn.d_tag == DT_RPATH ? &linkage->rpath : &linkage->runpath;
+            if (*path || length > BH_LINKAGE_NEEDED_MAX) continue;
+            *path = malloc(length);
+            if (*path) memcpy(*path, name, length);
+            continue;
+        }
         /* Entries may all name one long string: a bound keeps a hostile file from costing its size squared. */
         if (linkage->needed_size + length > BH_LINKAGE_NEEDED_MAX) {
             bh_linkage_free(linkage);
@@ -163,6 +172,10 @@ void bh_linkage_free(bh_linkage *linkage) {
     free(linkage->needed);
     linkage->needed = NULL;
     linkage->needed_size = 0;
+    free(linkage->rpath);
+    linkage->rpath = NULL;
+    free(linkage->runpath);
+    linkage->runpath = NULL;
 }
 
 const char *bh_image_containing(const void *address) {

@@ -45,6 +45,11 @@ let package = Package(
             name: "DynamicSectionFuzzer",
             dependencies: ["FuzzerDriver", .product(name: "BeeHiveLint", package: beehive)]
         ),
+        // The loader cache reader that finds a plugin's needed libraries before dlopen (scripts/fuzz).
+        .executableTarget(
+            name: "LoaderCacheFuzzer",
+            dependencies: ["FuzzerDriver", .product(name: "BeeHive", package: beehive)]
+        ),
         .executableTarget(
             name: "ReadObjectFiles",
             dependencies: [.product(name: "BeeHive", package: beehive)]

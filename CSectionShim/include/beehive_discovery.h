@@ -105,7 +105,8 @@ int bh_open_file_at(int directory, const char *name, struct stat *status, bh_obj
 void bh_read_open_file(int fd, const struct stat *status, bh_object *object);
 /*
  * How a file on disk links, read offline before it is loaded: its ELF machine and class, the libraries it
- * needs (DT_NEEDED, read through PT_DYNAMIC so stripped files answer too), whether it carries Swift
+ * needs and where it asks the loader to look for them (DT_NEEDED, DT_RPATH, DT_RUNPATH, read through
+ * PT_DYNAMIC so stripped files answer too), whether it carries Swift
  * metadata and the BeeHive interface its note says it was built against. `status` is a bh_object_status; `detail` is static text. Free with bh_linkage_free.
  */
 typedef struct bh_linkage {
@@ -118,6 +119,8 @@ typedef struct bh_linkage {
     int swift_metadata;                /* 1: a swift5_typeref section; 0: none; -1: no section table to tell */
     char *needed;                      /* the needed libraries' names, each NUL-terminated, in order */
     size_t needed_size;
+    char *rpath;                       /* DT_RPATH and DT_RUNPATH, NUL-terminated, or NULL without one */
+    char *runpath;
     int has_interface;                 /* 1: its note (version 4 or later) names the interface it was built against */
     uint64_t interface_fingerprint;    /* that interface's BEEHIVE_INTERFACE_FINGERPRINT */
 } bh_linkage;

@@ -1,6 +1,7 @@
 /*
  * libFuzzer harness for the offline ELF readers: bh_read_file (libelf, note parsing, section checks, copies)
- * and bh_read_linkage (machine, DT_NEEDED through PT_DYNAMIC, Swift metadata), each run on every input.
+ * and bh_read_linkage (machine, DT_NEEDED, DT_RPATH and DT_RUNPATH through PT_DYNAMIC, Swift metadata), each run
+ * on every input.
  *
  * Each input is the whole content of a file. It goes into one memory-backed file (memfd) that the reader opens
  * by its /proc path, so the reader runs exactly as on a file on disk: open, mmap, libelf. Built by
@@ -41,7 +42,9 @@ static void check(const bh_object *object, size_t input_size) {
 /* The needed names are NUL-terminated strings packed end to end, within the reader's bound. */
 static void check_linkage(const bh_linkage *linkage, int status) {
     if (status != linkage->status) abort();
-    if (status != 0 && (linkage->needed || linkage->needed_size)) abort();
+    if (status != 0 && (linkage->needed || linkage->needed_size || linkage->rpath || linkage->runpath)) abort();
+    if (linkage->rpath && strlen(linkage->rpath) >= ((size_t)64 << 10)) abort();
+    if (linkage->runpath && strlen(linkage->runpath) >= ((size_t)64 << 10)) abort();
     if (linkage->needed_size > ((size_t)64 << 10) || (linkage->needed_size && !linkage->needed)) abort();
     if (linkage->needed_size && linkage->needed[linkage->needed_size - 1] != 0) abort();
     if (linkage->swift_metadata < -1 || linkage->swift_metadata > 1) abort();

@@ -12,6 +12,9 @@ package struct ObjectLinkage: Sendable, Hashable {
     package let elfClass: UInt8
     /// The libraries the file needs (DT_NEEDED), in order.
     package let needed: [String]
+    /// Where it asks the loader to look for them: DT_RPATH and DT_RUNPATH, colon-separated, as written.
+    package let rpath: String?
+    package let runpath: String?
     /// Whether the file carries Swift metadata; nil when it has no section table to tell (--strip-sections).
     package let carriesSwiftMetadata: Bool?
     /// The BeeHive interface its note says it was built against; nil for a file without one (not annotated,
@@ -19,11 +22,14 @@ package struct ObjectLinkage: Sendable, Hashable {
     package let interfaceFingerprint: UInt64?
 
     package init(
-        machine: UInt32, elfClass: UInt8, needed: [String], carriesSwiftMetadata: Bool?, interfaceFingerprint: UInt64? = nil
+        machine: UInt32, elfClass: UInt8, needed: [String], rpath: String? = nil, runpath: String? = nil,
+        carriesSwiftMetadata: Bool?, interfaceFingerprint: UInt64? = nil
     ) {
         self.machine = machine
         self.elfClass = elfClass
         self.needed = needed
+        self.rpath = rpath
+        self.runpath = runpath
         self.carriesSwiftMetadata = carriesSwiftMetadata
         self.interfaceFingerprint = interfaceFingerprint
     }
@@ -58,6 +64,7 @@ package struct ObjectLinkage: Sendable, Hashable {
         }
         return .success(ObjectLinkage(
             machine: UInt32(linkage.machine), elfClass: linkage.elf_class, needed: needed,
+            rpath: linkage.rpath.map { String(cString: $0) }, runpath: linkage.runpath.map { String(cString: $0) },
             carriesSwiftMetadata: linkage.swift_metadata < 0 ? nil : linkage.swift_metadata == 1,
             interfaceFingerprint: linkage.has_interface != 0 ? linkage.interface_fingerprint : nil))
     }

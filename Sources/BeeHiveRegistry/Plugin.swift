@@ -42,13 +42,14 @@ public final class Plugin: Sendable, CustomStringConvertible {
     /// Loads the library; its annotations are registered on the next `AnnotationRegistry.refresh()`.
     ///
     /// - Throws: `PluginError` with `.emptyPath`, `.notFound`, `.notARegularFile` (a directory, a FIFO...),
-    ///   `.notELF`, `.incompatible` (another architecture, Swift runtime or BeeHive interface), or `.loaderFailed` with the loader's message (a missing dependency, a wrong architecture).
+    ///   `.notELF`, `.incompatible` (another architecture, Swift runtime or BeeHive interface, or a needed library
+    ///   the loader cannot find), or `.loaderFailed` with the loader's message (a missing dependency, a wrong architecture).
     public static func load(atPath path: String) throws(PluginError) -> Plugin {
         let file = try stamp(checking: path)
         // Checked before dlopen: once mapped, a plugin that cannot join this process has already run its
         // constructors.
         if path.contains("/"), case .success(let linkage) = ObjectLinkage.read(atPath: path),
-           let incompatibility = PluginIncompatibility.of(linkage) {
+           let incompatibility = PluginIncompatibility.of(linkage, atPath: path) {
             throw PluginError(path: path, incompatibility: incompatibility)
         }
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {

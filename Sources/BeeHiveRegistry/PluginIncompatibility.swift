@@ -18,6 +18,9 @@ public enum PluginIncompatibility: Sendable, Hashable, CustomStringConvertible {
     /// (the two `BEEHIVE_INTERFACE_FINGERPRINT` values): its calls and the layout of the values it shares
     /// with the host would not match.
     case otherBeeHiveInterface(plugin: UInt64, host: UInt64)
+    /// It needs `library`, which none of the places the loader looks holds (the `searched` folders, the
+    /// loader's cache /etc/ld.so.cache, the libraries already loaded): `dlopen` would fail on it.
+    case missingLibrary(String, searched: [String])
 
     public var description: String {
         switch self {
@@ -34,11 +37,23 @@ public enum PluginIncompatibility: Sendable, Hashable, CustomStringConvertible {
         case .otherBeeHiveInterface(let plugin, let host):
             "it was built against another version of BeeHive (interface \(Self.hex(plugin))) than this host's "
                 + "libBeeHive.so (interface \(Self.hex(host))); rebuild the plugin against the BeeHive the host ships"
+        case .missingLibrary(let library, let searched):
+            "it needs \(library), which is not in /etc/ld.so.cache, among the loaded libraries or in any folder "
+                + "searched (\(searched.joined(separator: ", "))); install it, put it beside the plugin with "
+                + "$ORIGIN in the plugin's RUNPATH, or add its folder to LD_LIBRARY_PATH"
         }
     }
 
     /// The fingerprint of the BeeHive interface this library was built from.
     package static let hostInterface = UInt64(truncatingIfNeeded: BEEHIVE_INTERFACE_FINGERPRINT)
+
+    /// Why the plugin file at `path`, which links as `linkage` says, cannot be loaded into this process now:
+    /// `of(_:)`, then a needed library that cannot be found. Not kept in a folder's index: a library
+    /// installed later makes the plugin loadable without a change to its file.
+    package static func of(_ linkage: ObjectLinkage, atPath path: String) -> PluginIncompatibility? {
+        if let incompatibility = of(linkage) { return incompatibility }
+        return LibrarySearch.missingLibrary(of: linkage, atPath: path).map { .missingLibrary($0.name, searched: $0.searched) }
+    }
 
     /// Why a plugin that links as `linkage` says cannot join this process; nil when it can.
     package static func of(_ linkage: ObjectLinkage) -> PluginIncompatibility? {

@@ -105,6 +105,52 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: marker.path), "its constructor never ran")
     }
 
+    /// A plugin needing a library that no folder the loader searches holds is refused before `dlopen`, naming
+    /// the library; the same plugin with `$ORIGIN/deps` in its RUNPATH, where the library is, loads and runs.
+    @Test func aPluginWhoseLibraryIsMissingIsRefusedBeforeItRuns() throws {
+        let folder = try Self.folder("missing-library")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let deps = folder.appending(path: "deps")
+        try FileManager.default.createDirectory(at: deps, withIntermediateDirectories: true)
+        let source = folder.appending(path: "dep.c")
+        try "int beehive_compat_dependency(void) { return 7; }\n".write(to: source, atomically: true, encoding: .utf8)
+        let cc = try SystemTools.require("cc")
+        let dependency = try FixtureBuilder.run(cc, ["-shared", "-fPIC", source.path, "-o", deps.appending(path: "libbeehivedep.so").path])
+        #expect(dependency.status == 0, "\(dependency.output)")
+        func plugin(_ name: String, runpath: String?) throws -> URL {
+            let library = folder.appending(path: "lib\(name).so")
+            let marker = folder.appending(path: "\(name) ran")
+            let built = try FixtureBuilder.run(cc, [
+                "-shared", "-fPIC", "-I", FixtureBuilder.repositoryRoot.appending(path: "CSectionShim/include").path,
+                "-DCOMPAT_MARKER=\"\(marker.path)\"", FixtureBuilder.fixturesRoot.appending(path: "CPlugins/compat.c").path,
+                "-o", library.path, "-L", deps.path, "-Wl,--no-as-needed", "-lbeehivedep",
+            ] + (runpath.map { ["-Wl,-rpath,\($0)"] } ?? []))
+            #expect(built.status == 0, "\(built.output)")
+            return library
+        }
+        let missing = try plugin("needsmissing", runpath: nil)
+        #expect(try SystemTools.neededLibraries(missing).contains("libbeehivedep.so"))
+        do {
+            _ = try Plugin.load(atPath: missing.path)
+            Issue.record("\(missing.path) loaded without its library")
+        } catch {
+            guard case .missingLibrary(let name, let searched)? = error.incompatibility else {
+                Issue.record("not a missing library: \(error)")
+                return
+            }
+            #expect(error.kind == .incompatible && name == "libbeehivedep.so")
+            #expect(searched.contains("/usr/lib") && !searched.contains(deps.path), "\(searched)")
+            #expect(error.description.contains("it needs libbeehivedep.so, which is not in /etc/ld.so.cache"), "\(error)")
+        }
+        #expect(Plugin.loadedIdentity(atPath: missing.path) == nil, "the loader never mapped it")
+        #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "needsmissing ran").path))
+
+        let found = try plugin("findsit", runpath: "$ORIGIN/deps")
+        let loaded = try Plugin.load(atPath: found.path)
+        #expect(FileManager.default.fileExists(atPath: folder.appending(path: "findsit ran").path))
+        try loaded.unload()
+    }
+
     /// The check is for plugins that call BeeHive: a C plugin that carries records only is read whatever
     /// header it was built with. Its constructor runs: it is loaded.
     @Test func aCPluginThatDoesNotLinkBeeHiveIsNotChecked() throws {
