@@ -13,9 +13,9 @@
         case truncated
     }
 
-    package static let magic = Array("glibc-ld.so.cache1.1".utf8)
-    package static let headerSize = 48
-    package static let entrySize = 24
+    @_spi(Fuzzing) public static let magic = Array("glibc-ld.so.cache1.1".utf8)
+    @_spi(Fuzzing) public static let headerSize = 48
+    @_spi(Fuzzing) public static let entrySize = 24
 
     /// The names of the libraries the cache lists. A name whose offset or end lies outside the file is
     /// left out rather than guessed.
@@ -38,7 +38,7 @@
         return .success(names)
     }
 
-    package static let nameLimit = 4096
+    @_spi(Fuzzing) public static let nameLimit = 4096
 
     /// A word in the byte order of the machine that wrote the cache, which is this one.
     private static func word(_ bytes: [UInt8], at offset: Int) -> UInt32 {
