@@ -3,9 +3,9 @@ import Foundation
 import PackageDescription
 
 // An executable whose C annotations are compiled with clang's AddressSanitizer, which pads every global,
-// records in annotation sections included. scripts/sanitizers builds it with
-// `-Xcc -fsanitize=address -Xswiftc -sanitize=address` and checks that discovery finds exactly the records in
-// expected-records.txt and nothing else.
+// records in annotation sections included, except in sections named like C identifiers. SanitizerTests builds
+// it with `--sanitize=address` and checks that discovery finds exactly the records in expected-records.txt and
+// nothing else.
 
 // SwiftPM knows a path dependency by its folder's name, which is wherever the repository was cloned.
 let beehive = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().deletingLastPathComponent()

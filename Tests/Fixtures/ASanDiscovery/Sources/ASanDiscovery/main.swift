@@ -1,7 +1,7 @@
 import BeeHive
 import CASanAnnotations
 
-// Prints every record discovery found and every diagnostic, one a line, for scripts/sanitizers to compare.
+// Prints every record discovery found and every diagnostic, one a line, for SanitizerTests to compare.
 let registry = AnnotationRegistry.shared
 registry.refresh()
 for record in registry.records {
