@@ -26,7 +26,10 @@ public final class HiveHost: Sendable {
     }
 
     private enum Phase {
-        case idle, starting, started
+        case idle
+        /// The callers that arrived while the start ran, each given its outcome when it ends.
+        case starting(waiters: [CheckedContinuation<Result<Void, HiveError>?, Never>])
+        case started
     }
 
     public let hive: Hive
@@ -53,8 +56,10 @@ public final class HiveHost: Sendable {
 
     /// Adds the plugin folders of `BEEHIVE_PLUGIN_PATH` (see `Hive.addPluginDirectories(fromEnvironment:cache:trust:)`),
     /// registers what discovery found, checks it, and launches every module; returns once async inits and
-    /// splash are done. Calling it again after it succeeded, or while it runs, does nothing; after a failure,
-    /// it tries again (fix the problem first: register the missing module, load the plugin...).
+    /// splash are done. Calling it again after it succeeded does nothing; a call made while another caller's
+    /// start runs waits for that start and returns or throws as it does (so a server that calls it too accepts
+    /// connections only once the modules are up). After a failure, the next call tries again (fix the problem
+    /// first: register the missing module, load the plugin...).
     ///
     /// A folder of `BEEHIVE_PLUGIN_PATH` that does not exist is logged as a warning and skipped. Refused plugin
     /// folders and files (see `HiveDiagnostic.pluginRefused`) count as problems, like unusable annotations.
@@ -65,18 +70,52 @@ public final class HiveHost: Sendable {
     public func start() async throws(HiveError) {
         // Before the first await: with two runtimes, the first suspension crashes.
         if let executable = SwiftRuntime.executableWithSecondRuntime { throw .twoSwiftRuntimes(executable: executable) }
-        let claimed = phase.withLock { phase in
-            guard phase == .idle else { return false }
-            phase = .starting
-            return true
+        while true {
+            let run = phase.withLock { phase -> Bool? in
+                switch phase {
+                case .idle:
+                    phase = .starting(waiters: [])
+                    return true
+                case .starting: return false
+                case .started: return nil
+                }
+            }
+            switch run {
+            case nil: return
+            case true?: return try await runStart().get()
+            case false?:
+                if let outcome = await outcomeOfTheStartUnderWay() { return try outcome.get() }
+            }
         }
-        guard claimed else { return }
-        do {
+    }
+
+    private func runStart() async -> Result<Void, HiveError> {
+        let outcome: Result<Void, HiveError>
+        do throws(HiveError) {
             try await launch()
-            phase.withLock { $0 = .started }
+            outcome = .success(())
         } catch {
-            phase.withLock { $0 = .idle }
-            throw error
+            outcome = .failure(error)
+        }
+        let waiters = phase.withLock { phase in
+            guard case .starting(let waiters) = phase else { return [CheckedContinuation<Result<Void, HiveError>?, Never>]() }
+            if case .success = outcome { phase = .started } else { phase = .idle }
+            return waiters
+        }
+        for waiter in waiters { waiter.resume(returning: outcome) }
+        return outcome
+    }
+
+    /// nil when no start is under way any more by the time this caller would be listed.
+    private func outcomeOfTheStartUnderWay() async -> Result<Void, HiveError>? {
+        await withCheckedContinuation { continuation in
+            let listed = phase.withLock { phase in
+                guard case .starting(var waiters) = phase else { return false }
+                waiters.append(continuation)
+                phase = .starting(waiters: waiters)
+                return true
+            }
+            if !listed { continuation.resume(returning: nil) }
         }
     }
 

@@ -1,5 +1,6 @@
 @_spi(BeeHiveInternals) import BeeHiveRegistry
 import BeeHive
+import BeeHiveLocks
 import Foundation
 import Testing
 
@@ -12,7 +13,18 @@ final class HostNeedsMissingModule: Module, @unchecked Sendable {
     init() {}
 }
 
-@Suite struct HostStartTests {
+/// An asynchronous init that runs until `opened`, so that a second start arrives while the first one runs.
+final class HostGatedModule: AsyncModule, @unchecked Sendable {
+    static let entered = Locked(false)
+    static let opened = Locked(false)
+    init() {}
+    func initialize(_ context: ModuleContext) async throws {
+        Self.entered.withLock { $0 = true }
+        while !Self.opened.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+    }
+}
+
+@Suite(.serialized) struct HostStartTests {
     /// A misspelt module, route handler, target and service implementation: start fails with every one
     /// named, with its object file and record.
     @Test func misspeltAnnotationsFailStartNamingObjectAndRecord() async throws {
@@ -64,6 +76,62 @@ final class HostNeedsMissingModule: Module, @unchecked Sendable {
         ])))
         try await HiveHost(hive: hive, startupCheck: .logProblems).start()
         #expect(hive.modules.isStarted)
+    }
+
+    /// A second start while the first one waits for an async init does not return before it: both return once
+    /// the init is done, and the modules launched once.
+    @Test func aStartMadeWhileAnotherRunsWaitsForIt() async throws {
+        let hive = Hive(registry: AnnotationRegistry(source: ScriptedSource()))
+        try hive.modules.register(HostGatedModule.self, isAsync: true)
+        let host = HiveHost(hive: hive)
+        let first = Task { try await host.start() }
+        while !HostGatedModule.entered.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        let returned = Locked([String]())
+        let second = Task {
+            try await host.start()
+            returned.withLock { $0.append("second") }
+        }
+        // The second start is listed as a waiter, or runs into the phase check, within these 200 ms; it must
+        // not return while the init is held.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(returned.withLock { $0 }.isEmpty, "a start returned while the first one's async init was running")
+        returned.withLock { $0.append("opened") }
+        HostGatedModule.opened.withLock { $0 = true }
+        try await first.value
+        try await second.value
+        #expect(returned.withLock { $0 } == ["opened", "second"])
+        #expect(hive.modules.modules.count == 1)
+        try host.stop()
+    }
+
+    /// Callers waiting for a start that fails get its error; the next call tries again.
+    @Test func aStartMadeWhileAFailingOneRunsGetsItsError() async throws {
+        let source = ScriptedSource()
+        let hive = Hive(registry: AnnotationRegistry(source: source))
+        source.enqueue(.loaded(ScriptedSource.object(1, "/app/lib/libTypo.so", [
+            "beehive:1|module|BeeHiveIntegrationTests.NoSuchModule",
+        ])))
+        let host = HiveHost(hive: hive)
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    do {
+                        try await host.start()
+                        return true
+                    } catch {
+                        guard case HiveError.invalidAnnotations(let problems) = error else { return true }
+                        return problems.isEmpty
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes == Array(repeating: false, count: 8), "every caller gets the start's error")
+        #expect(!hive.modules.isStarted)
+        hive.registry.retireObjects(atPath: "/app/lib/libTypo.so")
+        try await host.start()
+        #expect(hive.modules.isStarted)
+        try host.stop()
     }
 
     /// The first start fails (a bad annotation, then a missing dependency); once each is fixed, start succeeds.
