@@ -25,6 +25,15 @@ final class HostGatedModule: AsyncModule, @unchecked Sendable {
 }
 
 @Suite(.serialized) struct HostStartTests {
+    /// A hive whose discovery found one module annotation naming no type, in /app/lib/libTypo.so.
+    static func hiveWithAMisspeltModule() -> Hive {
+        let source = ScriptedSource()
+        source.enqueue(.loaded(ScriptedSource.object(1, "/app/lib/libTypo.so", [
+            "beehive:1|module|BeeHiveIntegrationTests.NoSuchModule",
+        ])))
+        return Hive(registry: AnnotationRegistry(source: source))
+    }
+
     /// A misspelt module, route handler, target and service implementation: start fails with every one
     /// named, with its object file and record.
     @Test func misspeltAnnotationsFailStartNamingObjectAndRecord() async throws {
@@ -69,11 +78,7 @@ final class HostGatedModule: AsyncModule, @unchecked Sendable {
     }
 
     @Test func logProblemsStartsWithoutTheBadAnnotations() async throws {
-        let source = ScriptedSource()
-        let hive = Hive(registry: AnnotationRegistry(source: source))
-        source.enqueue(.loaded(ScriptedSource.object(1, "/app/lib/libTypo.so", [
-            "beehive:1|module|BeeHiveIntegrationTests.NoSuchModule",
-        ])))
+        let hive = Self.hiveWithAMisspeltModule()
         try await HiveHost(hive: hive, startupCheck: .logProblems).start()
         #expect(hive.modules.isStarted)
     }
@@ -106,11 +111,7 @@ final class HostGatedModule: AsyncModule, @unchecked Sendable {
 
     /// Callers waiting for a start that fails get its error; the next call tries again.
     @Test func aStartMadeWhileAFailingOneRunsGetsItsError() async throws {
-        let source = ScriptedSource()
-        let hive = Hive(registry: AnnotationRegistry(source: source))
-        source.enqueue(.loaded(ScriptedSource.object(1, "/app/lib/libTypo.so", [
-            "beehive:1|module|BeeHiveIntegrationTests.NoSuchModule",
-        ])))
+        let hive = Self.hiveWithAMisspeltModule()
         let host = HiveHost(hive: hive)
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<8 {
@@ -136,11 +137,7 @@ final class HostGatedModule: AsyncModule, @unchecked Sendable {
 
     /// The first start fails (a bad annotation, then a missing dependency); once each is fixed, start succeeds.
     @Test func aStartThatFailedCanBeRetried() async throws {
-        let source = ScriptedSource()
-        let hive = Hive(registry: AnnotationRegistry(source: source))
-        source.enqueue(.loaded(ScriptedSource.object(1, "/app/lib/libTypo.so", [
-            "beehive:1|module|BeeHiveIntegrationTests.NoSuchModule",
-        ])))
+        let hive = Self.hiveWithAMisspeltModule()
         try hive.modules.register(HostNeedsMissingModule.self)
         let host = HiveHost(hive: hive)
         await #expect(throws: HiveError.self) { try await host.start() }
