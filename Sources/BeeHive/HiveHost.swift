@@ -70,20 +70,21 @@ public final class HiveHost: Sendable {
     public func start() async throws(HiveError) {
         // Before the first await: with two runtimes, the first suspension crashes.
         if let executable = SwiftRuntime.executableWithSecondRuntime { throw .twoSwiftRuntimes(executable: executable) }
+        enum Turn { case run, wait, done }
         while true {
-            let run = phase.withLock { phase -> Bool? in
+            let turn = phase.withLock { phase -> Turn in
                 switch phase {
                 case .idle:
                     phase = .starting(waiters: [])
-                    return true
-                case .starting: return false
-                case .started: return nil
+                    return .run
+                case .starting: return .wait
+                case .started: return .done
                 }
             }
-            switch run {
-            case nil: return
-            case true?: return try await runStart().get()
-            case false?:
+            switch turn {
+            case .done: return
+            case .run: return try await runStart().get()
+            case .wait:
                 if let outcome = await outcomeOfTheStartUnderWay() { return try outcome.get() }
             }
         }
