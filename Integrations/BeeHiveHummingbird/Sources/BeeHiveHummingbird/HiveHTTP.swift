@@ -17,7 +17,8 @@ import Foundation
 /// A request goes to the `HTTPModule` whose path holds it. When none does but a plugin of the hive's plugin
 /// folders claims the path (see `HTTPPathClaim`), the request loads that plugin, exactly once however many
 /// requests arrive together, mounts its modules' routes once they have caught up on setUp and init, and is
-/// then answered by them. HEAD and OPTIONS requests to a claimed path answer 204 without loading. A plugin
+/// then answered by them. HEAD and OPTIONS requests to a claimed path answer 204 without loading, and a method
+/// the plugin's claims leave out answers 405 (see `HTTPPathClaim`). A plugin
 /// that cannot load answers 503 with a problem body (`application/problem+json`) naming it. Other requests go
 /// on to the router's own routes.
 ///
@@ -69,10 +70,16 @@ public struct HiveHTTP<Context: RequestContext>: RouterMiddleware {
         if let mount = routes.mount(for: path) {
             return try await respond(to: request, context: context, with: mount)
         }
-        let url = HTTPPathClaim.url(forPath: path)
-        guard host.hive.router.canRoute(url) else { return try await next(request, context) }
-        if request.method == .head || request.method == .options {
-            return Response(status: .noContent)
+        let url: String
+        switch HTTPPathClaim.verdict(forPath: path, method: request.method, router: host.hive.router) {
+        case .unclaimed:
+            return try await next(request, context)
+        case .answerWithoutLoading(let allow):
+            return Response(status: .noContent, headers: allow.map(Self.allowHeader) ?? [:])
+        case .methodNotAllowed(let allow):
+            return Response(status: .methodNotAllowed, headers: Self.allowHeader(allow))
+        case .load(let claim):
+            url = claim
         }
         switch await routes.loadPlugin(claiming: url) {
         case .failed(let error):
@@ -87,6 +94,10 @@ public struct HiveHTTP<Context: RequestContext>: RouterMiddleware {
             }
             return try await respond(to: request, context: context, with: mount)
         }
+    }
+
+    private static func allowHeader(_ methods: [HTTPRequest.Method]) -> HTTPFields {
+        [.allow: methods.map(\.rawValue).joined(separator: ", ")]
     }
 
     private func respond(

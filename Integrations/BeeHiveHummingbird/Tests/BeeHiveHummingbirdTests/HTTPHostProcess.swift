@@ -130,6 +130,7 @@ final class HTTPHostProcess: Sendable {
         let status: Int
         let body: String
         let contentType: String?
+        let allow: String?
     }
 
     /// One request over loopback.
@@ -147,7 +148,8 @@ final class HTTPHostProcess: Sendable {
                 continuation.resume(
                     returning: Answer(
                         status: response.statusCode, body: String(decoding: data ?? Data(), as: UTF8.self),
-                        contentType: response.value(forHTTPHeaderField: "Content-Type")))
+                        contentType: response.value(forHTTPHeaderField: "Content-Type"),
+                        allow: response.value(forHTTPHeaderField: "Allow")))
             }.resume()
         }
     }

@@ -22,9 +22,17 @@ struct HTTPServingTests {
 
     @Test func aDeferredPluginLoadsOnTheFirstRequestToItsPath() async throws {
         let host = try await HTTPHostProcess(plugins: ["libGreeter.so"])
-        // Known from its records: HEAD and OPTIONS answer without loading it, other paths are not its.
+        // Known from its records, which claim GET: HEAD and OPTIONS answer without loading it, other methods
+        // 405, and other paths are not its.
         #expect(try await host.request("/greeter/hello", method: "HEAD").status == 204)
-        #expect(try await host.request("/greeter/hello", method: "OPTIONS").status == 204)
+        let options = try await host.request("/greeter/hello", method: "OPTIONS")
+        #expect(options.status == 204)
+        #expect(options.allow == "GET, HEAD, OPTIONS")
+        for method in ["POST", "DELETE", "PUT"] {
+            let refused = try await host.request("/greeter/hello", method: method)
+            #expect(refused.status == 405, "\(method)")
+            #expect(refused.allow == "GET, HEAD, OPTIONS", "\(method)")
+        }
         #expect(try await host.request("/greeting").status == 404)
         #expect(try await host.request("/host/plugins").body == "")
         #expect(!host.events.contains("setUp Greeter.GreeterModule"))
@@ -59,8 +67,12 @@ struct HTTPServingTests {
 
     @Test func aPluginThatCannotLoadAnswers503AndTheRestKeepsServing() async throws {
         let host = try await HTTPHostProcess(plugins: ["libBroken.so", "libGreeter.so"])
-        for _ in 0..<2 {
-            let answer = try await host.request("/broken/thing")
+        // Its claim names no method: OPTIONS answers without an Allow list, and any other method loads it.
+        let options = try await host.request("/broken/thing", method: "OPTIONS")
+        #expect(options.status == 204)
+        #expect(options.allow == nil)
+        for method in ["GET", "POST"] {
+            let answer = try await host.request("/broken/thing", method: method)
             #expect(answer.status == 503)
             #expect(answer.contentType == "application/problem+json")
             let problem = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]
