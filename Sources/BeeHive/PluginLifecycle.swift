@@ -244,7 +244,7 @@ final class PluginLifecycle: Sendable {
                 return false
             }
         }
-        try result.get()
+        _ = try result.get()
         return loadedNow
     }
 

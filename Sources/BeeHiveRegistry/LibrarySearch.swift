@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 import Synchronization
 
 /// Whether the dynamic loader can find each library a plugin needs, asked before `dlopen`: a plugin whose
@@ -20,7 +19,7 @@ package enum LibrarySearch {
         guard let cached = cachedNames() else { return nil }
         let uncached = linkage.needed.filter { name in name.contains("/") ? access(name, F_OK) != 0 : !cached.contains(name) }
         guard !uncached.isEmpty else { return nil }
-        let origins = Set([(path as NSString).deletingLastPathComponent, realDirectory(of: path)].compactMap { $0 })
+        let origins = Set([directory(of: path), realDirectory(of: path)].compactMap { $0 })
         var folders: [String] = []
         for list in [linkage.rpath, linkage.runpath] {
             guard let expanded = expand(list, origins: origins) else { return nil }
@@ -29,7 +28,7 @@ package enum LibrarySearch {
         guard let executable = executableFolders else { return nil }
         folders += executable
         // The loader reads LD_LIBRARY_PATH once, at start; the value now is searched too.
-        for value in [initialLibraryPath, ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"]] {
+        for value in [initialLibraryPath, getenv("LD_LIBRARY_PATH").map { String(cString: $0) }] {
             guard let value, !value.isEmpty else { continue }
             // An empty entry is the working folder, as the loader reads it.
             folders += value.split(separator: ":", omittingEmptySubsequences: false).map { $0.isEmpty ? "." : String($0) }
@@ -60,23 +59,56 @@ package enum LibrarySearch {
     private static func expand(_ list: String?, origins: Set<String>) -> [String]? {
         guard let list, !list.isEmpty else { return [] }
         var folders: [String] = []
-        for entry in list.split(separator: ":").map(String.init) {
-            let plain = entry.replacingOccurrences(of: "${ORIGIN}", with: "$ORIGIN")
-            guard plain.contains("$") else {
-                folders.append(entry)
+        for entry in list.split(separator: ":") {
+            guard entry.contains("$") else {
+                folders.append(String(entry))
                 continue
             }
-            let rest = plain.replacingOccurrences(of: "$ORIGIN", with: "")
-            guard !rest.contains("$") else { return nil }
-            folders += origins.sorted().map { plain.replacingOccurrences(of: "$ORIGIN", with: $0) }
+            for origin in origins.sorted() {
+                guard let folder = substitute(entry, origin: origin) else { return nil }
+                folders.append(folder)
+            }
         }
         return folders
+    }
+
+    /// `entry` with each `$ORIGIN` and `${ORIGIN}` replaced by `origin`; nil when it holds another `$` token.
+    /// Plain string work: Foundation's replacing would cost a plugin's first load its first use of ICU.
+    private static func substitute(_ entry: Substring, origin: String) -> String? {
+        var result = ""
+        var rest = entry
+        while let dollar = rest.firstIndex(of: "$") {
+            result += rest[..<dollar]
+            let token = rest[rest.index(after: dollar)...]
+            if token.hasPrefix("ORIGIN") {
+                rest = token.dropFirst("ORIGIN".count)
+            } else if token.hasPrefix("{ORIGIN}") {
+                rest = token.dropFirst("{ORIGIN}".count)
+            } else {
+                return nil
+            }
+            result += origin
+        }
+        return result + rest
+    }
+
+    /// The folder of `path`, as `dirname` gives it; nil for a bare file name.
+    private static func directory(of path: String) -> String? {
+        func trimmingSlashes(_ text: Substring) -> Substring {
+            var end = text.endIndex
+            while end > text.startIndex, text[text.index(before: end)] == "/" { end = text.index(before: end) }
+            return text[..<end]
+        }
+        let file = trimmingSlashes(path[...])
+        guard let slash = file.lastIndex(of: "/") else { return nil }
+        let folder = trimmingSlashes(file[..<slash])
+        return folder.isEmpty ? "/" : String(folder)
     }
 
     private static func realDirectory(of path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
-        return (String(cString: resolved) as NSString).deletingLastPathComponent
+        return directory(of: String(cString: resolved))
     }
 
     /// The executable's RPATH and RUNPATH folders: the loader searches the executable's RPATH for every

@@ -106,7 +106,8 @@ import Testing
     }
 
     /// A plugin needing a library that no folder the loader searches holds is refused before `dlopen`, naming
-    /// the library; the same plugin with `$ORIGIN/deps` in its RUNPATH, where the library is, loads and runs.
+    /// the library; the same plugin with `$ORIGIN/deps` (or `${ORIGIN}/deps` after another folder) in its
+    /// RUNPATH, where the library is, loads and runs.
     @Test func aPluginWhoseLibraryIsMissingIsRefusedBeforeItRuns() throws {
         let folder = try Self.folder("missing-library")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -145,10 +146,13 @@ import Testing
         #expect(Plugin.loadedIdentity(atPath: missing.path) == nil, "the loader never mapped it")
         #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "needsmissing ran").path))
 
-        let found = try plugin("findsit", runpath: "$ORIGIN/deps")
-        let loaded = try Plugin.load(atPath: found.path)
-        #expect(FileManager.default.fileExists(atPath: folder.appending(path: "findsit ran").path))
-        try loaded.unload()
+        // The search reads a RUNPATH as the loader does: entries split at colons, `$ORIGIN` or `${ORIGIN}`.
+        for (name, runpath) in [("findsit", "$ORIGIN/deps"), ("findsitbraced", "/nonexistent/lib:${ORIGIN}/deps")] {
+            let found = try plugin(name, runpath: runpath)
+            let loaded = try Plugin.load(atPath: found.path)
+            #expect(FileManager.default.fileExists(atPath: folder.appending(path: "\(name) ran").path), "\(runpath)")
+            try loaded.unload()
+        }
     }
 
     /// The check is for plugins that call BeeHive: a C plugin that carries records only is read whatever

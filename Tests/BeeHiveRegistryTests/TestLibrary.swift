@@ -25,7 +25,8 @@ enum TestLibrary {
             // Kept in the failure rather than printed: tests that expect a source not to compile would fill the
             // suite's log with errors.
             let messagesFile = directory.appending(path: "compiler.log")
-            FileManager.default.createFile(atPath: messagesFile.path, contents: nil)
+            // A file that could not be made fails the next line, with the reason.
+            _ = FileManager.default.createFile(atPath: messagesFile.path, contents: nil)
             let messages = try FileHandle(forWritingTo: messagesFile)
             process.standardError = messages
             try process.run()

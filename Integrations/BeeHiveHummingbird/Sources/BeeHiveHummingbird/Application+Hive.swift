@@ -25,6 +25,7 @@ extension Application {
                 throw error
             }
             await http.mountModules()
+            http.prepareClaims()
             announce.yield()
             announce.finish()
         }

@@ -63,6 +63,12 @@ public struct HiveHTTP<Context: RequestContext>: RouterMiddleware {
         await routes.rescan(rescan)
     }
 
+    /// Routes a path through the claims once before the server accepts connections: the hive adds the routes
+    /// its deferred plugins declare at their first use, which then is not a request's.
+    func prepareClaims() {
+        _ = host.hive.router.canRoute(HTTPPathClaim.url(forPath: "/", method: .get))
+    }
+
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {

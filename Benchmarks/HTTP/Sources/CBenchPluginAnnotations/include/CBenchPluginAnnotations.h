@@ -1,0 +1,1 @@
+/* The annotations are records in annotations.c; nothing to declare. */
