@@ -1,6 +1,6 @@
 /*
- * How a file on disk links: its machine, its class, the libraries it needs, whether it carries Swift metadata
- * and the BeeHive interface it was built against, read offline with libelf before anything maps it. Swift
+ * How a file on disk links: its machine, its class, the libraries it needs, whether it carries Swift metadata,
+ * the Swift modules it defines and the BeeHive interface it was built against, read offline with libelf before anything maps it. Swift
  * decides what the answers mean.
  */
 #include "internal.h"
@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #define BH_LINKAGE_NEEDED_MAX ((size_t)64 << 10)
+#define BH_SWIFT_MODULE_NAME_MAX 255
+#define BH_SWIFT_MODULES_MAX 256
 
 static pthread_once_t bh_linkage_libelf_once = PTHREAD_ONCE_INIT;
 static void bh_linkage_libelf_init(void) { (void)elf_version(EV_CURRENT); }
@@ -125,6 +127,68 @@ static void bh_read_swift_metadata(Elf *elf, bh_linkage *linkage) {
     linkage->swift_metadata = 0;
 }
 
+/* The Swift module a defined symbol's mangled name starts with, for nominal type and protocol descriptors
+   (`$s11Hummingbird6RouterCMn`: "Hummingbird"): its length, with *module set; 0 for any other name. */
+static size_t bh_swift_descriptor_module(const char *name, const char **module) {
+    if (name[0] != '$' || name[1] != 's' || name[2] < '1' || name[2] > '9') return 0;
+    size_t length = 0, at = 2;
+    while (name[at] >= '0' && name[at] <= '9') {
+        length = length * 10 + (size_t)(name[at++] - '0');
+        if (length > BH_SWIFT_MODULE_NAME_MAX) return 0;
+    }
+    /* The module's name, then at least the descriptor's suffix. */
+    size_t rest = strlen(name + at);
+    if (rest < length + 2) return 0;
+    if (name[at + rest - 2] != 'M' || (name[at + rest - 1] != 'n' && name[at + rest - 1] != 'p')) return 0;
+    *module = name + at;
+    return length;
+}
+
+/* For each Swift module whose types or protocols the file defines and exports (.dynsym), one such symbol:
+   a library that carries its own copy of a module the process already has. Stripped files keep .dynsym. */
+static void bh_read_swift_modules(Elf *elf, bh_linkage *linkage) {
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr shdr;
+        if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNSYM || shdr.sh_entsize == 0) continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        if (!data || !data->d_buf) return;
+        size_t count = data->d_size / shdr.sh_entsize;
+        size_t modules = 0;
+        for (size_t i = 0; i < count && modules < BH_SWIFT_MODULES_MAX; i++) {
+            GElf_Sym sym;
+            if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF) continue;
+            int binding = GELF_ST_BIND(sym.st_info);
+            if (binding != STB_GLOBAL && binding != STB_WEAK) continue;
+            const char *name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+            const char *module = NULL;
+            size_t length = name ? bh_swift_descriptor_module(name, &module) : 0;
+            if (length == 0) continue;
+            /* Pairs of module and symbol, each NUL-terminated; a module is listed once. */
+            int known = 0;
+            for (size_t at = 0; at < linkage->swift_modules_size && !known;) {
+                size_t listed = strlen(linkage->swift_modules + at);
+                known = listed == length && memcmp(linkage->swift_modules + at, module, length) == 0;
+                at += listed + 1;
+                at += strlen(linkage->swift_modules + at) + 1;
+            }
+            if (known) continue;
+            size_t symbol = strlen(name);
+            size_t grow = length + 1 + symbol + 1;
+            if (linkage->swift_modules_size + grow > BH_LINKAGE_NEEDED_MAX) return;
+            char *grown = realloc(linkage->swift_modules, linkage->swift_modules_size + grow);
+            if (!grown) return;
+            memcpy(grown + linkage->swift_modules_size, module, length);
+            grown[linkage->swift_modules_size + length] = 0;
+            memcpy(grown + linkage->swift_modules_size + length + 1, name, symbol + 1);
+            linkage->swift_modules = grown;
+            linkage->swift_modules_size += grow;
+            modules++;
+        }
+        return;
+    }
+}
+
 int bh_read_linkage(const char *path, bh_linkage *linkage) {
     memset(linkage, 0, sizeof *linkage);
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -157,6 +221,7 @@ int bh_read_open_linkage(int fd, size_t file_size, bh_linkage *linkage) {
         linkage->elf_type = ehdr.e_type;
         bh_read_needed(elf, file_size, linkage);
         bh_read_swift_metadata(elf, linkage);
+        if (linkage->status == 0) bh_read_swift_modules(elf, linkage);
         size_t sections = 0;
         if (elf_getshdrnum(elf, &sections) != 0) sections = 0;
         bh_notes notes = {0};
@@ -176,6 +241,9 @@ void bh_linkage_free(bh_linkage *linkage) {
     linkage->rpath = NULL;
     free(linkage->runpath);
     linkage->runpath = NULL;
+    free(linkage->swift_modules);
+    linkage->swift_modules = NULL;
+    linkage->swift_modules_size = 0;
 }
 
 const char *bh_image_containing(const void *address) {

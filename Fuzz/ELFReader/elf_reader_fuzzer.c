@@ -1,6 +1,7 @@
 /*
  * libFuzzer harness for the offline ELF readers: bh_read_file (libelf, note parsing, section checks, copies)
- * and bh_read_linkage (machine, DT_NEEDED, DT_RPATH and DT_RUNPATH through PT_DYNAMIC, Swift metadata), each run
+ * and bh_read_linkage (machine, DT_NEEDED, DT_RPATH and DT_RUNPATH through PT_DYNAMIC, Swift metadata, the Swift
+ * modules of .dynsym), each run
  * on every input.
  *
  * Each input is the whole content of a file. It goes into one memory-backed file (memfd) that the reader opens
@@ -48,6 +49,17 @@ static void check_linkage(const bh_linkage *linkage, int status) {
     if (linkage->needed_size > ((size_t)64 << 10) || (linkage->needed_size && !linkage->needed)) abort();
     if (linkage->needed_size && linkage->needed[linkage->needed_size - 1] != 0) abort();
     if (linkage->swift_metadata < -1 || linkage->swift_metadata > 1) abort();
+    if (status != 0 && (linkage->swift_modules || linkage->swift_modules_size)) abort();
+    if (linkage->swift_modules_size > ((size_t)64 << 10) || (linkage->swift_modules_size && !linkage->swift_modules)) abort();
+    if (linkage->swift_modules_size && linkage->swift_modules[linkage->swift_modules_size - 1] != 0) abort();
+    /* Pairs of a module's name (1 to 255 bytes) and a symbol that starts with it after `$s` and its length. */
+    for (size_t at = 0; at < linkage->swift_modules_size;) {
+        size_t module = strlen(linkage->swift_modules + at);
+        if (module == 0 || module > 255 || at + module + 1 >= linkage->swift_modules_size) abort();
+        const char *symbol = linkage->swift_modules + at + module + 1;
+        if (symbol[0] != '$' || symbol[1] != 's' || !strstr(symbol, "M")) abort();
+        at += module + 1 + strlen(symbol) + 1;
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -20,10 +20,13 @@ package struct ObjectLinkage: Sendable, Hashable {
     /// The BeeHive interface its note says it was built against; nil for a file without one (not annotated,
     /// or annotated before notes carried it).
     package let interfaceFingerprint: UInt64?
+    /// The Swift modules whose type or protocol descriptors the file exports, each with one such symbol: the
+    /// modules it carries a copy of.
+    package let swiftModules: [String: String]
 
     package init(
         machine: UInt32, elfClass: UInt8, needed: [String], rpath: String? = nil, runpath: String? = nil,
-        carriesSwiftMetadata: Bool?, interfaceFingerprint: UInt64? = nil
+        carriesSwiftMetadata: Bool?, interfaceFingerprint: UInt64? = nil, swiftModules: [String: String] = [:]
     ) {
         self.machine = machine
         self.elfClass = elfClass
@@ -32,6 +35,7 @@ package struct ObjectLinkage: Sendable, Hashable {
         self.runpath = runpath
         self.carriesSwiftMetadata = carriesSwiftMetadata
         self.interfaceFingerprint = interfaceFingerprint
+        self.swiftModules = swiftModules
     }
 
     /// The file's linkage, or why it cannot be read.
@@ -53,20 +57,30 @@ package struct ObjectLinkage: Sendable, Hashable {
             let detail = linkage.detail.map { String(cString: $0) } ?? "unreadable"
             return .failure(LinkageReadError(path: path, reason: linkage.sys_errno == 0 ? detail : "\(detail): \(String(cString: strerror(linkage.sys_errno)))"))
         }
-        var needed: [String] = []
-        if let names = linkage.needed {
-            var at = 0
-            while at < linkage.needed_size {
-                let name = String(cString: names + at)
-                needed.append(name)
-                at += name.utf8.count + 1
-            }
-        }
+        let modules = strings(linkage.swift_modules, size: linkage.swift_modules_size)
+        var swiftModules: [String: String] = [:]
+        for pair in stride(from: 0, to: modules.count - 1, by: 2) { swiftModules[modules[pair]] = modules[pair + 1] }
         return .success(ObjectLinkage(
-            machine: UInt32(linkage.machine), elfClass: linkage.elf_class, needed: needed,
+            machine: UInt32(linkage.machine), elfClass: linkage.elf_class,
+            needed: strings(linkage.needed, size: linkage.needed_size),
             rpath: linkage.rpath.map { String(cString: $0) }, runpath: linkage.runpath.map { String(cString: $0) },
             carriesSwiftMetadata: linkage.swift_metadata < 0 ? nil : linkage.swift_metadata == 1,
-            interfaceFingerprint: linkage.has_interface != 0 ? linkage.interface_fingerprint : nil))
+            interfaceFingerprint: linkage.has_interface != 0 ? linkage.interface_fingerprint : nil,
+            swiftModules: swiftModules))
+    }
+
+    /// The NUL-terminated strings of a buffer of `size` bytes. Stepped by the bytes, not by the decoded text,
+    /// which repairs bytes that are not UTF-8.
+    private static func strings(_ buffer: UnsafeMutablePointer<CChar>?, size: Int) -> [String] {
+        guard let buffer else { return [] }
+        var strings: [String] = []
+        var at = 0
+        while at < size {
+            let length = strnlen(buffer + at, size - at)
+            strings.append(String(decoding: UnsafeRawBufferPointer(start: buffer + at, count: length), as: UTF8.self))
+            at += length + 1
+        }
+        return strings
     }
 
     /// Whether the file links BeeHive's dynamic library, and so calls its Swift interface.

@@ -1,4 +1,7 @@
 import CSectionShim
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Why a plugin file cannot join this process, read from the file before it is loaded: once mapped, a plugin
 /// has run its constructors, and one built for another host crashes it later, far from the cause.
@@ -21,6 +24,10 @@ public enum PluginIncompatibility: Sendable, Hashable, CustomStringConvertible {
     /// It needs `library`, which none of the places the loader looks holds (the `searched` folders, the
     /// loader's cache /etc/ld.so.cache, the libraries already loaded): `dlopen` would fail on it.
     case missingLibrary(String, searched: [String])
+    /// It carries its own copy of Swift modules (`modules`) that this process already has from the library at
+    /// `loadedFrom`: a plugin linked against a package directly instead of through the library the host ships
+    /// it in. Two copies of one module's types in one process break casts and crash.
+    case duplicateSwiftModules([String], loadedFrom: String)
 
     public var description: String {
         switch self {
@@ -41,6 +48,11 @@ public enum PluginIncompatibility: Sendable, Hashable, CustomStringConvertible {
             "it needs \(library), which is not in /etc/ld.so.cache, among the loaded libraries or in any folder "
                 + "searched (\(searched.joined(separator: ", "))); install it, put it beside the plugin with "
                 + "$ORIGIN in the plugin's RUNPATH, or add its folder to LD_LIBRARY_PATH"
+        case .duplicateSwiftModules(let modules, let library):
+            "it carries its own copy of the Swift module\(modules.count == 1 ? "" : "s") \(modules.joined(separator: ", ")), "
+                + "which this process already has from \(library): two copies of one module's types in one process "
+                + "break casts and crash; build the plugin against the library the host ships "
+                + "\(modules.count == 1 ? "it" : "them") in (depend on that library's product only, not on the package it holds)"
         }
     }
 
@@ -48,11 +60,33 @@ public enum PluginIncompatibility: Sendable, Hashable, CustomStringConvertible {
     package static let hostInterface = UInt64(truncatingIfNeeded: BEEHIVE_INTERFACE_FINGERPRINT)
 
     /// Why the plugin file at `path`, which links as `linkage` says, cannot be loaded into this process now:
-    /// `of(_:)`, then a needed library that cannot be found. Not kept in a folder's index: a library
-    /// installed later makes the plugin loadable without a change to its file.
+    /// `of(_:)`, then a Swift module the process has from another library, then a needed library that cannot
+    /// be found. Not kept in a folder's index: both depend on what is loaded and installed when it loads.
     package static func of(_ linkage: ObjectLinkage, atPath path: String) -> PluginIncompatibility? {
         if let incompatibility = of(linkage) { return incompatibility }
+        if let duplicate = duplicateModules(of: linkage, atPath: path) { return duplicate }
         return LibrarySearch.missingLibrary(of: linkage, atPath: path).map { .missingLibrary($0.name, searched: $0.searched) }
+    }
+
+    /// The modules the plugin carries that a library of the process (the executable's, not another plugin's:
+    /// plugins load with RTLD_LOCAL) already exports, all from the first such library.
+    private static func duplicateModules(of linkage: ObjectLinkage, atPath path: String) -> PluginIncompatibility? {
+        var found: (library: String, modules: [String])?
+        for (module, symbol) in linkage.swiftModules.sorted(by: { $0.key < $1.key }) {
+            guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol),
+                  let image = bh_image_containing(address).map({ String(cString: $0) }),
+                  !isSameFile(image, path)
+            else { continue }
+            if found == nil { found = (image, []) }
+            if found?.library == image { found?.modules.append(module) }
+        }
+        return found.map { .duplicateSwiftModules($0.modules, loadedFrom: $0.library) }
+    }
+
+    /// The plugin itself, already loaded from this path.
+    private static func isSameFile(_ image: String, _ path: String) -> Bool {
+        var a = stat(), b = stat()
+        return stat(image, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
     /// Why a plugin that links as `linkage` says cannot join this process; nil when it can.

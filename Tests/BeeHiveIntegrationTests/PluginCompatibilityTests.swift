@@ -32,7 +32,10 @@ import Testing
 
     /// compat.c built into `folder` as `name` against a copy of the headers changed as `header` says; its
     /// constructor creates `marker`, when given.
-    static func plugin(_ name: String, _ header: Header, linksBeeHive: Bool, marker: URL? = nil, in folder: URL) throws -> URL {
+    static func plugin(
+        _ name: String, _ header: Header, linksBeeHive: Bool, marker: URL? = nil, copying descriptor: String? = nil,
+        in folder: URL
+    ) throws -> URL {
         let include = folder.appending(path: "include-\(name)")
         try FileManager.default.createDirectory(at: include, withIntermediateDirectories: true)
         let headers = FixtureBuilder.repositoryRoot.appending(path: "CSectionShim/include")
@@ -59,6 +62,7 @@ import Testing
             FixtureBuilder.fixturesRoot.appending(path: "CPlugins/compat.c").path, "-o", library.path,
         ]
         if let marker { arguments.append("-DCOMPAT_MARKER=\"\(marker.path)\"") }
+        if let descriptor { arguments.append("-DCOMPAT_COPIED_DESCRIPTOR=\"\(descriptor)\"") }
         if linksBeeHive {
             let core = try coreFolder.path
             arguments += ["-L", core, "-Wl,--no-as-needed", "-lBeeHive", "-Wl,-rpath,\(core)"]
@@ -103,6 +107,39 @@ import Testing
         }
         #expect(Plugin.loadedIdentity(atPath: library.path) == nil, "the loader never mapped it")
         #expect(!FileManager.default.fileExists(atPath: marker.path), "its constructor never ran")
+    }
+
+    /// A plugin that carries its own copy of a Swift module the process has from one of its libraries (here
+    /// FoundationEssentials, as if linked into the plugin) is refused before `dlopen`, naming the module and
+    /// the library; a module no library of the process has is the plugin's own.
+    @Test func aPluginCarryingItsOwnCopyOfALoadedSwiftModuleIsRefusedBeforeItRuns() throws {
+        let folder = try Self.folder("copied-module")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let marker = folder.appending(path: "ran")
+        let descriptor = "$s20FoundationEssentials4DataVMn"
+        let library = try Self.plugin("copiesmodule", .current, linksBeeHive: false, marker: marker, copying: descriptor, in: folder)
+        #expect(try ObjectLinkage.read(atPath: library.path).get().swiftModules == ["FoundationEssentials": descriptor])
+        do {
+            _ = try Plugin.load(atPath: library.path)
+            Issue.record("\(library.path) loaded")
+        } catch {
+            #expect(error.kind == .incompatible)
+            guard case .duplicateSwiftModules(let modules, let owner)? = error.incompatibility else {
+                Issue.record("not a copied module: \(error)")
+                return
+            }
+            #expect(modules == ["FoundationEssentials"] && owner.hasSuffix("/libFoundationEssentials.so"), "\(error)")
+            #expect(error.description.contains("its own copy of the Swift module FoundationEssentials, which this process already has from \(owner)"), "\(error)")
+        }
+        #expect(Plugin.loadedIdentity(atPath: library.path) == nil, "the loader never mapped it")
+        #expect(!FileManager.default.fileExists(atPath: marker.path), "its constructor never ran")
+
+        let ownMarker = folder.appending(path: "own ran")
+        let own = try Self.plugin("ownmodule", .current, linksBeeHive: false, marker: ownMarker, copying: "$s15CompatOwnModule5ThingVMn", in: folder)
+        #expect(try ObjectLinkage.read(atPath: own.path).get().swiftModules == ["CompatOwnModule": "$s15CompatOwnModule5ThingVMn"])
+        let plugin = try Plugin.load(atPath: own.path)
+        #expect(FileManager.default.fileExists(atPath: ownMarker.path))
+        try plugin.unload()
     }
 
     /// A plugin needing a library that no folder the loader searches holds is refused before `dlopen`, naming

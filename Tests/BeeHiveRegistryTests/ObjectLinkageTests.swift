@@ -28,9 +28,27 @@ import Testing
         let file = directory.appending(path: "libplain.so")
         try TestLibrary.write(try TestLibrary.build(Self.plainLibrary), to: file)
         let linkage = try ObjectLinkage.read(atPath: file.path).get()
-        #expect(linkage.needed.isEmpty)
+        #expect(linkage.needed.isEmpty && linkage.swiftModules.isEmpty)
         #expect(linkage.carriesSwiftMetadata == false)
         #expect(PluginIncompatibility.of(linkage) == nil)
+    }
+
+    /// The modules a library carries, from the Swift type and protocol descriptors it exports: each once, with
+    /// one of its symbols; names that only look like descriptors are not modules.
+    @Test func theSwiftModulesALibraryExportsAreReadFromItsDynamicSymbols() throws {
+        let directory = try TestLibrary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appending(path: "libdescriptors.so")
+        let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appending(path: "Fuzz/Seeds/swift-descriptors.c")
+        let source = try String(contentsOf: seed, encoding: .utf8)
+        try TestLibrary.write(try TestLibrary.build(source), to: file)
+        let linkage = try ObjectLinkage.read(atPath: file.path).get()
+        #expect(linkage.swiftModules == [
+            "Hummingbird": "$s11Hummingbird6RouterCMn", "ShopInterfaces": "$s14ShopInterfaces7CatalogMp",
+        ])
+        // Nothing of this process defines these modules: they are the library's own.
+        #expect(PluginIncompatibility.of(linkage, atPath: file.path) == nil)
     }
 
     @Test func aPluginForAnotherArchitectureIsRefusedBeforeTheLoaderMapsIt() throws {

@@ -18,15 +18,24 @@ let package = Package(
     products: [
         // A plugin as a host's plugins folder holds it: an on-demand HTTP module and the claim of its path.
         .library(name: "Greeter", type: .dynamic, targets: ["Greeter", "CGreeterAnnotations"]),
+        // The mistake a host refuses: a plugin that also depends on Hummingbird itself, so carries a copy of it.
+        .library(name: "ForeignGreeter", type: .dynamic, targets: ["ForeignGreeter", "CForeignGreeterAnnotations"]),
         .executable(name: "http-fixture-host", targets: ["HTTPHost"]),
     ],
     dependencies: [
         .package(path: "../../.."),
         .package(path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .target(name: "Greeter", dependencies: [beeHive, http], path: "Fixtures/Greeter"),
         .target(name: "CGreeterAnnotations", dependencies: [beeHive], path: "Fixtures/CGreeterAnnotations"),
+        .target(
+            name: "ForeignGreeter",
+            dependencies: [beeHive, http, .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Fixtures/ForeignGreeter"
+        ),
+        .target(name: "CForeignGreeterAnnotations", dependencies: [beeHive], path: "Fixtures/CForeignGreeterAnnotations"),
         .executableTarget(name: "HTTPHost", dependencies: [beeHive, http], path: "Fixtures/HTTPHost"),
         .testTarget(
             name: "BeeHiveHummingbirdTests",

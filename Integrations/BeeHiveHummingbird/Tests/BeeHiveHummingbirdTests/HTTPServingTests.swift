@@ -84,6 +84,20 @@ struct HTTPServingTests {
         #expect(try await host.request("/catalog/items").body == "apple,pear")
     }
 
+    @Test func aPluginWithItsOwnCopyOfHummingbirdIsRefusedBeforeItLoads() async throws {
+        let host = try await HTTPHostProcess(plugins: ["libForeignGreeter.so", "libGreeter.so"])
+        let answer = try await host.request("/foreign/hello")
+        #expect(answer.status == 503)
+        let problem = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]
+        #expect(problem?["plugin"] as? String == host.plugins.appending(path: "libForeignGreeter.so").path)
+        let detail = try #require(problem?["detail"] as? String, "\(answer.body)")
+        #expect(detail.contains("its own copy of the Swift modules") && detail.contains(" Hummingbird,"), "\(detail)")
+        #expect(detail.contains("which this process already has from ") && detail.contains("/libBeeHiveHummingbird.so"), "\(detail)")
+        #expect(!host.events.contains { $0.contains("ForeignGreeter") })
+        #expect(try await host.request("/greeter/hello").body == "hello world from the greeter plugin")
+        #expect(try await host.request("/catalog/items").body == "apple,pear")
+    }
+
     @Test func sigtermFinishesRequestsInFlightThenTearsModulesDownInReverseOrder() async throws {
         let host = try await HTTPHostProcess(plugins: [])
         let slow = Task { try await host.request("/catalog/slow?ms=1500") }
