@@ -55,6 +55,9 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         /// The file links libBeeHive.so and was built against BeeHive interface `interface`, and `file`, linted
         /// with it, against `fileInterface`: a host built with one refuses plugins built with the other.
         case otherBeeHiveInterface(UInt64, file: String, fileInterface: UInt64)
+        /// The file is annotated and carries its own copy of the Swift modules `modules`, which `file`, linted
+        /// with it, exports too: a host that has them from `file` refuses it.
+        case copiedSwiftModules([String], file: String)
     }
 
     public let kind: Kind
@@ -100,6 +103,10 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         case .otherBeeHiveInterface(let interface, let file, let fileInterface):
             "was built against BeeHive interface \(PluginIncompatibility.hex(interface)), and \(file) against \(PluginIncompatibility.hex(fileInterface)): "
                 + "a host built with one refuses plugins built with the other; rebuild both against the same BeeHive"
+        case .copiedSwiftModules(let modules, let file):
+            "carries its own copy of the Swift module\(modules.count == 1 ? "" : "s") \(modules.joined(separator: ", ")), which \(file) "
+                + "exports too: a host that has \(modules.count == 1 ? "it" : "them") from \(file) refuses this file; build it against "
+                + "\(file)'s product only, not against the package \(modules.count == 1 ? "it comes" : "they come") from"
         case .lostAtLink(let input, .memberNotPulled):
             "record of \(input) is not in the linked file: the linker never pulled this archive member (nothing "
                 + "references a symbol it defines); link the archive with -Wl,--whole-archive or reference a symbol of the member"

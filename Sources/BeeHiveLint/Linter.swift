@@ -59,6 +59,7 @@ public enum Linter {
         findings += onDemandProblems(objects.map { ($0.path, $0.annotations.records) })
         findings += linkLosses(inputs: inputs, linked: objects.flatMap(\.annotations.records))
         findings += interfaceMismatches(paths)
+        findings += copiedModules(objects.map { ($0.path, $0.annotations.isAnnotated) })
         return LintReport(files: paths, recordCount: objects.reduce(0) { $0 + $1.annotations.records.count }, findings: findings)
     }
 
@@ -76,6 +77,26 @@ public enum Linter {
                     LintFinding(.otherBeeHiveInterface(interface, file: reference.path, fileInterface: reference.interface), objectPath: path))
             } else if reference == nil {
                 reference = (path, interface)
+            }
+        }
+        return findings
+    }
+
+    /// Annotated files (plugins, as BeeHive loads them) that carry their own copy of a Swift module another file
+    /// of the set exports: in one process, the plugin's copy of the module's types is not the host's.
+    /// Unannotated libraries are not reported: they are the host's, which it links as they are.
+    private static func copiedModules(_ files: [(path: String, isAnnotated: Bool)]) -> [LintFinding] {
+        let modules = files.map { file -> [String: String] in
+            guard case .success(let linkage) = ObjectLinkage.read(atPath: file.path) else { return [:] }
+            return linkage.swiftModules
+        }
+        var findings: [LintFinding] = []
+        for (index, file) in files.enumerated() where file.isAnnotated && !modules[index].isEmpty {
+            for (otherIndex, other) in files.enumerated() where otherIndex != index {
+                let shared = modules[index].keys.filter { modules[otherIndex][$0] != nil }.sorted()
+                guard !shared.isEmpty, !(other.isAnnotated && otherIndex > index) else { continue }
+                findings.append(LintFinding(.copiedSwiftModules(shared, file: other.path), objectPath: file.path))
+                break
             }
         }
         return findings

@@ -265,6 +265,25 @@ import Testing
         #expect(text.output.contains("\(foreign.path): warning: a host built with this BeeHive refuses to load it"), "\(text.output)")
     }
 
+    /// Offline, `beehive lint` reports an annotated file that carries its own copy of a Swift module that a file
+    /// linted beside it exports (here a library standing for libBeeHiveHummingbird.so, exporting Hummingbird).
+    @Test func lintReportsAPluginCarryingACopyOfAModuleOfALibraryBesideIt() throws {
+        let folder = try Self.folder("lint-copy")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appending(path: "libdescriptors.so")
+        let built = try FixtureBuilder.run(try SystemTools.require("cc"), [
+            "-shared", "-fPIC", "-nostdlib", FixtureBuilder.repositoryRoot.appending(path: "Fuzz/Seeds/swift-descriptors.c").path,
+            "-o", library.path,
+        ])
+        #expect(built.status == 0, "\(built.output)")
+        let plugin = try Self.plugin("copieshummingbird", .current, linksBeeHive: false, copying: "$s11Hummingbird8ResponseVMn", in: folder)
+        let beehive = try InspectionToolTests.beehive()
+        let lint = try FixtureBuilder.run(beehive, ["lint", library.path, plugin.path])
+        #expect(lint.output.contains("\(plugin.path): error: carries its own copy of the Swift module Hummingbird, which \(library.path) exports too"), "\(lint.output)")
+        let alone = try FixtureBuilder.run(beehive, ["lint", plugin.path])
+        #expect(!alone.output.contains("its own copy"), "\(alone.output)")
+    }
+
     /// Built against this BeeHive, or with the note of the BeeHive before fingerprints: both load and run, in a
     /// child process that prints what each load gave.
     @Test func pluginsOfThisInterfaceAndOfTheNoteBeforeItLoad() throws {
