@@ -17,6 +17,9 @@ public struct InspectionReport: Encodable, Sendable {
         public let interface: String?
         /// Why a host built with this tool's BeeHive would refuse to load it; nil when it would load.
         public let incompatibility: String?
+        /// The Swift modules whose types or protocols the file exports, sorted: the modules it carries a copy
+        /// of, which a host refuses when one of its libraries exports them too.
+        public let swiftModules: [String]
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -26,9 +29,12 @@ public struct InspectionReport: Encodable, Sendable {
             try container.encode(buildID, forKey: .buildID)
             try container.encode(interface, forKey: .interface)
             try container.encode(incompatibility, forKey: .incompatibility)
+            try container.encode(swiftModules, forKey: .swiftModules)
         }
 
-        private enum CodingKeys: String, CodingKey { case file, readable, annotated, buildID, interface, incompatibility }
+        private enum CodingKeys: String, CodingKey {
+            case file, readable, annotated, buildID, interface, incompatibility, swiftModules
+        }
     }
 
     public struct Record: Encodable, Sendable {
@@ -99,7 +105,8 @@ public struct InspectionReport: Encodable, Sendable {
             return File(
                 file: object.object.path, readable: readable, annotated: object.isAnnotated, buildID: object.object.buildID,
                 interface: linkage?.interfaceFingerprint.map(PluginIncompatibility.hex),
-                incompatibility: linkage.flatMap(PluginIncompatibility.of)?.description)
+                incompatibility: linkage.flatMap(PluginIncompatibility.of)?.description,
+                swiftModules: linkage?.swiftModules.keys.sorted() ?? [])
         }
         records = inspected.flatMap { object in
             Self.ordered(object.records).map { record in

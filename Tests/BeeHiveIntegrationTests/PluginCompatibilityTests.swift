@@ -282,6 +282,11 @@ import Testing
         #expect(lint.output.contains("\(plugin.path): error: carries its own copy of the Swift module Hummingbird, which \(library.path) exports too"), "\(lint.output)")
         let alone = try FixtureBuilder.run(beehive, ["lint", plugin.path])
         #expect(!alone.output.contains("its own copy"), "\(alone.output)")
+
+        let inspect = try FixtureBuilder.run(beehive, ["inspect", "--json", library.path, plugin.path])
+        let report = try JSONSerialization.jsonObject(with: Data(inspect.standardOutput.utf8)) as? [String: Any]
+        let files = try #require(report?["files"] as? [[String: Any]], "\(inspect.output)")
+        #expect(files.map { $0["swiftModules"] as? [String] } == [["Hummingbird", "ShopInterfaces"], ["Hummingbird"]])
     }
 
     /// Built against this BeeHive, or with the note of the BeeHive before fingerprints: both load and run, in a
