@@ -1,7 +1,7 @@
 /*
  * How a file on disk links: its machine, its class, the libraries it needs, whether it carries Swift metadata,
- * the Swift modules it defines and the BeeHive interface it was built against, read offline with libelf before anything maps it. Swift
- * decides what the answers mean.
+ * the Swift modules it exports and the BeeHive interface it was built against, read offline with libelf before
+ * anything maps it. Swift decides what the answers mean.
  */
 #include "internal.h"
 

@@ -58,20 +58,22 @@ public enum Linter {
         }
         findings += onDemandProblems(objects.map { ($0.path, $0.annotations.records) })
         findings += linkLosses(inputs: inputs, linked: objects.flatMap(\.annotations.records))
-        findings += interfaceMismatches(paths)
-        findings += copiedModules(objects.map { ($0.path, $0.annotations.isAnnotated) })
+        let linkages = paths.map { path -> ObjectLinkage? in
+            guard case .success(let linkage) = ObjectLinkage.read(atPath: path) else { return nil }
+            return linkage
+        }
+        findings += interfaceMismatches(Array(zip(paths, linkages)))
+        findings += copiedModules(objects.indices.map { (objects[$0].path, objects[$0].annotations.isAnnotated, linkages[$0]) })
         return LintReport(files: paths, recordCount: objects.reduce(0) { $0 + $1.annotations.records.count }, findings: findings)
     }
 
     /// Files that link libBeeHive.so and were built against another BeeHive interface than the first such file
     /// of the set (an executable before its plugins, as they are usually given).
-    private static func interfaceMismatches(_ paths: [String]) -> [LintFinding] {
+    private static func interfaceMismatches(_ files: [(path: String, linkage: ObjectLinkage?)]) -> [LintFinding] {
         var reference: (path: String, interface: UInt64)?
         var findings: [LintFinding] = []
-        for path in paths {
-            guard case .success(let linkage) = ObjectLinkage.read(atPath: path), linkage.linksBeeHive,
-                  let interface = linkage.interfaceFingerprint
-            else { continue }
+        for (path, linkage) in files {
+            guard let linkage, linkage.linksBeeHive, let interface = linkage.interfaceFingerprint else { continue }
             if let reference, reference.interface != interface {
                 findings.append(
                     LintFinding(.otherBeeHiveInterface(interface, file: reference.path, fileInterface: reference.interface), objectPath: path))
@@ -85,16 +87,16 @@ public enum Linter {
     /// Annotated files (plugins, as BeeHive loads them) that carry their own copy of a Swift module another file
     /// of the set exports: in one process, the plugin's copy of the module's types is not the host's.
     /// Unannotated libraries are not reported: they are the host's, which it links as they are.
-    private static func copiedModules(_ files: [(path: String, isAnnotated: Bool)]) -> [LintFinding] {
-        let modules = files.map { file -> [String: String] in
-            guard case .success(let linkage) = ObjectLinkage.read(atPath: file.path) else { return [:] }
-            return linkage.swiftModules
-        }
+    /// Of two annotated files, the later is reported.
+    private static func copiedModules(
+        _ files: [(path: String, isAnnotated: Bool, linkage: ObjectLinkage?)]
+    ) -> [LintFinding] {
         var findings: [LintFinding] = []
-        for (index, file) in files.enumerated() where file.isAnnotated && !modules[index].isEmpty {
-            for (otherIndex, other) in files.enumerated() where otherIndex != index {
-                let shared = modules[index].keys.filter { modules[otherIndex][$0] != nil }.sorted()
-                guard !shared.isEmpty, !(other.isAnnotated && otherIndex > index) else { continue }
+        for (index, file) in files.enumerated() where file.isAnnotated {
+            let modules = file.linkage?.swiftModules ?? [:]
+            for (otherIndex, other) in files.enumerated() where otherIndex < index || (otherIndex > index && !other.isAnnotated) {
+                let shared = modules.keys.filter { other.linkage?.swiftModules[$0] != nil }.sorted()
+                guard !shared.isEmpty else { continue }
                 findings.append(LintFinding(.copiedSwiftModules(shared, file: other.path), objectPath: file.path))
                 break
             }
