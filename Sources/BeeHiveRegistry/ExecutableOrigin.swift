@@ -18,9 +18,20 @@ package enum ExecutableOrigin {
     }()
 
     /// The executable's folder.
-    package static let folder: String? = executable.flatMap { path in
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+    package static let folder: String? = executable.flatMap(folder(of:))
+
+    /// The folder of `path`, as `dirname` gives it and as the loader takes an object's `$ORIGIN`; nil for a
+    /// bare file name.
+    package static func folder(of path: String) -> String? {
+        func trimmingSlashes(_ text: Substring) -> Substring {
+            var end = text.endIndex
+            while end > text.startIndex, text[text.index(before: end)] == "/" { end = text.index(before: end) }
+            return text[..<end]
+        }
+        let file = trimmingSlashes(path[...])
+        guard let slash = file.lastIndex(of: "/") else { return nil }
+        let folder = trimmingSlashes(file[..<slash])
+        return folder.isEmpty ? "/" : String(folder)
     }
 
     /// `path` with a leading `$ORIGIN` or `${ORIGIN}` replaced by the executable's folder; any other path as

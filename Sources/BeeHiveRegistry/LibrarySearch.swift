@@ -19,7 +19,7 @@ package enum LibrarySearch {
         guard let cached = cachedNames() else { return nil }
         let uncached = linkage.needed.filter { name in name.contains("/") ? access(name, F_OK) != 0 : !cached.contains(name) }
         guard !uncached.isEmpty else { return nil }
-        let origins = Set([directory(of: path), realDirectory(of: path)].compactMap { $0 })
+        let origins = Set([ExecutableOrigin.folder(of: path), realDirectory(of: path)].compactMap { $0 })
         var folders: [String] = []
         for list in [linkage.rpath, linkage.runpath] {
             guard let expanded = expand(list, origins: origins) else { return nil }
@@ -92,23 +92,10 @@ package enum LibrarySearch {
         return result + rest
     }
 
-    /// The folder of `path`, as `dirname` gives it; nil for a bare file name.
-    private static func directory(of path: String) -> String? {
-        func trimmingSlashes(_ text: Substring) -> Substring {
-            var end = text.endIndex
-            while end > text.startIndex, text[text.index(before: end)] == "/" { end = text.index(before: end) }
-            return text[..<end]
-        }
-        let file = trimmingSlashes(path[...])
-        guard let slash = file.lastIndex(of: "/") else { return nil }
-        let folder = trimmingSlashes(file[..<slash])
-        return folder.isEmpty ? "/" : String(folder)
-    }
-
     private static func realDirectory(of path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
-        return directory(of: String(cString: resolved))
+        return ExecutableOrigin.folder(of: String(cString: resolved))
     }
 
     /// The executable's RPATH and RUNPATH folders: the loader searches the executable's RPATH for every

@@ -71,11 +71,13 @@ public enum PluginIncompatibility: Sendable, Hashable, CustomStringConvertible {
     /// The modules the plugin carries that a library of the process (the executable's, not another plugin's:
     /// plugins load with RTLD_LOCAL) already exports, all from the first such library.
     private static func duplicateModules(of linkage: ObjectLinkage, atPath path: String) -> PluginIncompatibility? {
+        var plugin = stat()
+        let pluginStat = stat(path, &plugin) == 0 ? plugin : nil
         var found: (library: String, modules: [String])?
         for (module, symbol) in linkage.swiftModules.sorted(by: { $0.key < $1.key }) {
             guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol),
                   let image = bh_image_containing(address).map({ String(cString: $0) }),
-                  !isSameFile(image, path)
+                  !isFile(image, pluginStat)
             else { continue }
             if found == nil { found = (image, []) }
             if found?.library == image { found?.modules.append(module) }
@@ -83,10 +85,11 @@ public enum PluginIncompatibility: Sendable, Hashable, CustomStringConvertible {
         return found.map { .duplicateSwiftModules($0.modules, loadedFrom: $0.library) }
     }
 
-    /// The plugin itself, already loaded from this path.
-    private static func isSameFile(_ image: String, _ path: String) -> Bool {
-        var a = stat(), b = stat()
-        return stat(image, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    /// Whether `image` is the plugin's own file (`plugin`, its status), already loaded from its path.
+    private static func isFile(_ image: String, _ plugin: stat?) -> Bool {
+        var status = stat()
+        guard let plugin, stat(image, &status) == 0 else { return false }
+        return status.st_dev == plugin.st_dev && status.st_ino == plugin.st_ino
     }
 
     /// Why a plugin that links as `linkage` says cannot join this process; nil when it can.
