@@ -1,7 +1,8 @@
 /*
  * How a file on disk links: its machine, its class, the libraries it needs, whether it carries Swift metadata,
- * the Swift modules it exports and the BeeHive interface it was built against, read offline with libelf before
- * anything maps it. Swift decides what the answers mean.
+ * the Swift modules it exports, the protocols it imports and the witness tables it defines, and the BeeHive
+ * interface it was built against, read offline with libelf before anything maps it. Swift decides what the
+ * answers mean.
  */
 #include "internal.h"
 
@@ -19,6 +20,7 @@
 #define BH_LINKAGE_NEEDED_MAX ((size_t)64 << 10)
 #define BH_SWIFT_MODULE_NAME_MAX 255
 #define BH_SWIFT_MODULES_MAX 256
+#define BH_WITNESS_TABLES_MAX 4096
 
 static pthread_once_t bh_linkage_libelf_once = PTHREAD_ONCE_INIT;
 static void bh_linkage_libelf_init(void) { (void)elf_version(EV_CURRENT); }
@@ -144,8 +146,27 @@ static size_t bh_swift_descriptor_module(const char *name, const char **module) 
     return length;
 }
 
-/* For each Swift module whose types or protocols the file defines and exports (.dynsym), one such symbol:
-   a library that carries its own copy of a module the process already has. Stripped files keep .dynsym. */
+/* Appends `length` bytes of `text` and a NUL to a list of strings; 0 when the list would grow past its bound. */
+static int bh_append_string(char **list, size_t *size, const char *text, size_t length) {
+    if (*size + length + 1 > BH_LINKAGE_NEEDED_MAX) return 0;
+    char *grown = realloc(*list, *size + length + 1);
+    if (!grown) return 0;
+    memcpy(grown + *size, text, length);
+    grown[*size + length] = 0;
+    *list = grown;
+    *size += length + 1;
+    return 1;
+}
+
+/* Whether `name` is a Swift symbol (`$s...`) that ends in `suffix`. */
+static int bh_swift_symbol_ending(const char *name, const char *suffix) {
+    size_t length = strlen(name), tail = strlen(suffix);
+    return length > tail + 2 && name[0] == '$' && name[1] == 's' && memcmp(name + length - tail, suffix, tail) == 0;
+}
+
+/* From .dynsym, which stripped files keep: for each Swift module whose types or protocols the file defines and
+   exports, one such symbol (a library that carries its own copy of a module the process already has), and the
+   protocol descriptors it imports (`$s6Shared8GreetingMp`, undefined here). */
 static void bh_read_swift_modules(Elf *elf, bh_linkage *linkage) {
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
@@ -154,15 +175,22 @@ static void bh_read_swift_modules(Elf *elf, bh_linkage *linkage) {
         Elf_Data *data = elf_getdata(scn, NULL);
         if (!data || !data->d_buf) return;
         size_t count = data->d_size / shdr.sh_entsize;
-        size_t modules = 0;
-        for (size_t i = 0; i < count && modules < BH_SWIFT_MODULES_MAX; i++) {
+        size_t modules = 0, protocols = 0;
+        for (size_t i = 0; i < count; i++) {
             GElf_Sym sym;
-            if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF) continue;
+            if (!gelf_getsym(data, (int)i, &sym)) continue;
             int binding = GELF_ST_BIND(sym.st_info);
             if (binding != STB_GLOBAL && binding != STB_WEAK) continue;
             const char *name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+            if (!name) continue;
+            if (sym.st_shndx == SHN_UNDEF) {
+                if (protocols < BH_SWIFT_MODULES_MAX && bh_swift_symbol_ending(name, "Mp")
+                    && bh_append_string(&linkage->imported_protocols, &linkage->imported_protocols_size, name, strlen(name)))
+                    protocols++;
+                continue;
+            }
             const char *module = NULL;
-            size_t length = name ? bh_swift_descriptor_module(name, &module) : 0;
+            size_t length = modules < BH_SWIFT_MODULES_MAX ? bh_swift_descriptor_module(name, &module) : 0;
             if (length == 0) continue;
             /* Pairs of module and symbol, each NUL-terminated; a module is listed once. */
             int known = 0;
@@ -173,19 +201,45 @@ static void bh_read_swift_modules(Elf *elf, bh_linkage *linkage) {
                 at += strlen(linkage->swift_modules + at) + 1;
             }
             if (known) continue;
-            size_t symbol = strlen(name);
-            size_t grow = length + 1 + symbol + 1;
-            if (linkage->swift_modules_size + grow > BH_LINKAGE_NEEDED_MAX) return;
-            char *grown = realloc(linkage->swift_modules, linkage->swift_modules_size + grow);
-            if (!grown) return;
-            memcpy(grown + linkage->swift_modules_size, module, length);
-            grown[linkage->swift_modules_size + length] = 0;
-            memcpy(grown + linkage->swift_modules_size + length + 1, name, symbol + 1);
-            linkage->swift_modules = grown;
-            linkage->swift_modules_size += grow;
+            size_t before = linkage->swift_modules_size;
+            if (!bh_append_string(&linkage->swift_modules, &linkage->swift_modules_size, module, length)) continue;
+            if (!bh_append_string(&linkage->swift_modules, &linkage->swift_modules_size, name, strlen(name))) {
+                linkage->swift_modules_size = before;
+                continue;
+            }
             modules++;
         }
         return;
+    }
+}
+
+/* The protocol witness tables the file defines (`$s...WP`) and their sizes: how many requirements each
+   conformance was compiled against. From .symtab, which holds the local ones too; a file stripped of it keeps
+   the exported ones in .dynsym. */
+static void bh_read_witness_tables(Elf *elf, bh_linkage *linkage) {
+    Elf_Scn *scn = NULL, *table = NULL;
+    GElf_Shdr shdr, chosen;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        if (!gelf_getshdr(scn, &shdr) || shdr.sh_entsize == 0) continue;
+        if (shdr.sh_type == SHT_SYMTAB || (shdr.sh_type == SHT_DYNSYM && !table)) {
+            table = scn;
+            chosen = shdr;
+        }
+        if (shdr.sh_type == SHT_SYMTAB) break;
+    }
+    Elf_Data *data = table ? elf_getdata(table, NULL) : NULL;
+    if (!data || !data->d_buf) return;
+    size_t count = data->d_size / chosen.sh_entsize;
+    for (size_t i = 0; i < count && linkage->witness_table_count < BH_WITNESS_TABLES_MAX; i++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF || sym.st_size == 0) continue;
+        const char *name = elf_strptr(elf, chosen.sh_link, sym.st_name);
+        if (!name || !bh_swift_symbol_ending(name, "WP")) continue;
+        uint64_t *sizes = realloc(linkage->witness_table_sizes, (linkage->witness_table_count + 1) * sizeof *sizes);
+        if (!sizes) return;
+        linkage->witness_table_sizes = sizes;
+        if (!bh_append_string(&linkage->witness_tables, &linkage->witness_tables_size, name, strlen(name))) return;
+        sizes[linkage->witness_table_count++] = sym.st_size;
     }
 }
 
@@ -221,7 +275,10 @@ int bh_read_open_linkage(int fd, size_t file_size, bh_linkage *linkage) {
         linkage->elf_type = ehdr.e_type;
         bh_read_needed(elf, file_size, linkage);
         bh_read_swift_metadata(elf, linkage);
-        if (linkage->status == 0) bh_read_swift_modules(elf, linkage);
+        if (linkage->status == 0) {
+            bh_read_swift_modules(elf, linkage);
+            bh_read_witness_tables(elf, linkage);
+        }
         size_t sections = 0;
         if (elf_getshdrnum(elf, &sections) != 0) sections = 0;
         bh_notes notes = {0};
@@ -244,6 +301,15 @@ void bh_linkage_free(bh_linkage *linkage) {
     free(linkage->swift_modules);
     linkage->swift_modules = NULL;
     linkage->swift_modules_size = 0;
+    free(linkage->imported_protocols);
+    linkage->imported_protocols = NULL;
+    linkage->imported_protocols_size = 0;
+    free(linkage->witness_tables);
+    linkage->witness_tables = NULL;
+    linkage->witness_tables_size = 0;
+    free(linkage->witness_table_sizes);
+    linkage->witness_table_sizes = NULL;
+    linkage->witness_table_count = 0;
 }
 
 const char *bh_image_containing(const void *address) {

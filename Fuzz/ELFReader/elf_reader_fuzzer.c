@@ -60,6 +60,24 @@ static void check_linkage(const bh_linkage *linkage, int status) {
         if (symbol[0] != '$' || symbol[1] != 's' || !strstr(symbol, "M")) abort();
         at += module + 1 + strlen(symbol) + 1;
     }
+    /* Imported protocol descriptors and witness tables: Swift symbols with their suffix, one size per table. */
+    if (status != 0 && (linkage->imported_protocols || linkage->witness_tables || linkage->witness_table_count)) abort();
+    if (linkage->imported_protocols_size > ((size_t)64 << 10) || linkage->witness_tables_size > ((size_t)64 << 10)) abort();
+    if (linkage->imported_protocols_size && linkage->imported_protocols[linkage->imported_protocols_size - 1] != 0) abort();
+    for (size_t at = 0; at < linkage->imported_protocols_size; at += strlen(linkage->imported_protocols + at) + 1) {
+        const char *symbol = linkage->imported_protocols + at;
+        size_t length = strlen(symbol);
+        if (length < 5 || symbol[0] != '$' || symbol[1] != 's' || strcmp(symbol + length - 2, "Mp") != 0) abort();
+    }
+    if (linkage->witness_tables_size && linkage->witness_tables[linkage->witness_tables_size - 1] != 0) abort();
+    size_t tables = 0;
+    for (size_t at = 0; at < linkage->witness_tables_size; at += strlen(linkage->witness_tables + at) + 1, tables++) {
+        const char *symbol = linkage->witness_tables + at;
+        size_t length = strlen(symbol);
+        if (length < 5 || symbol[0] != '$' || symbol[1] != 's' || strcmp(symbol + length - 2, "WP") != 0) abort();
+        if (tables >= linkage->witness_table_count || linkage->witness_table_sizes[tables] == 0) abort();
+    }
+    if (tables != linkage->witness_table_count) abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

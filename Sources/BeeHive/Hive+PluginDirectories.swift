@@ -52,6 +52,7 @@ extension Hive {
         guard pluginDirectories.add(.init(index: index, plugins: plugins)) else { return [] }
         pluginLifecycle.addRoutes(of: index, configuration: router.configuration)
         installDeferredLookups()
+        LibrarySearch.prepare()
         registry.refresh()
         let linked = registry.records
         var found = index.problems.map(HiveDiagnostic.registry) + index.refused.map(HiveDiagnostic.pluginRefused)

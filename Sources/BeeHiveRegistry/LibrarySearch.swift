@@ -42,6 +42,16 @@ package enum LibrarySearch {
         return nil
     }
 
+    /// Reads now what every search reads once and keeps (the loader's cache, the executable's search folders,
+    /// `LD_LIBRARY_PATH` as the process started with it), so that the first plugin load, often a server's
+    /// first request to it, does not wait for it. A hive calls it when it adds a plugin folder.
+    package static func prepare() {
+        _ = cachedNames()
+        _ = executableFolders
+        _ = initialLibraryPath
+        _ = systemFolders
+    }
+
     private static func isFound(_ name: String, in folders: [String]) -> Bool {
         if name.contains("/") { return false }
         if folders.contains(where: { access($0 + "/" + name, F_OK) == 0 }) { return true }

@@ -23,10 +23,16 @@ package struct ObjectLinkage: Sendable, Hashable {
     /// The Swift modules whose type or protocol descriptors the file exports, each with one such symbol: the
     /// modules it carries a copy of.
     package let swiftModules: [String: String]
+    /// The Swift protocol descriptors the file imports from other libraries (`$s6Shared8GreetingMp`).
+    package let importedProtocols: [String]
+    /// The protocol witness tables the file defines (`$s…WP`), each with its size in bytes: one word for the
+    /// conformance, then one for each requirement of the protocol as it was compiled against.
+    package let witnessTables: [String: UInt64]
 
     package init(
         machine: UInt32, elfClass: UInt8, needed: [String], rpath: String? = nil, runpath: String? = nil,
-        carriesSwiftMetadata: Bool?, interfaceFingerprint: UInt64? = nil, swiftModules: [String: String] = [:]
+        carriesSwiftMetadata: Bool?, interfaceFingerprint: UInt64? = nil, swiftModules: [String: String] = [:],
+        importedProtocols: [String] = [], witnessTables: [String: UInt64] = [:]
     ) {
         self.machine = machine
         self.elfClass = elfClass
@@ -36,6 +42,8 @@ package struct ObjectLinkage: Sendable, Hashable {
         self.carriesSwiftMetadata = carriesSwiftMetadata
         self.interfaceFingerprint = interfaceFingerprint
         self.swiftModules = swiftModules
+        self.importedProtocols = importedProtocols
+        self.witnessTables = witnessTables
     }
 
     /// The file's linkage, or why it cannot be read.
@@ -60,13 +68,20 @@ package struct ObjectLinkage: Sendable, Hashable {
         let modules = strings(linkage.swift_modules, size: linkage.swift_modules_size)
         var swiftModules: [String: String] = [:]
         for pair in stride(from: 0, to: modules.count - 1, by: 2) { swiftModules[modules[pair]] = modules[pair + 1] }
+        var witnessTables: [String: UInt64] = [:]
+        for (index, table) in strings(linkage.witness_tables, size: linkage.witness_tables_size).enumerated()
+        where index < linkage.witness_table_count {
+            witnessTables[table] = linkage.witness_table_sizes[index]
+        }
         return .success(ObjectLinkage(
             machine: UInt32(linkage.machine), elfClass: linkage.elf_class,
             needed: strings(linkage.needed, size: linkage.needed_size),
             rpath: linkage.rpath.map { String(cString: $0) }, runpath: linkage.runpath.map { String(cString: $0) },
             carriesSwiftMetadata: linkage.swift_metadata < 0 ? nil : linkage.swift_metadata == 1,
             interfaceFingerprint: linkage.has_interface != 0 ? linkage.interface_fingerprint : nil,
-            swiftModules: swiftModules))
+            swiftModules: swiftModules,
+            importedProtocols: strings(linkage.imported_protocols, size: linkage.imported_protocols_size),
+            witnessTables: witnessTables))
     }
 
     /// The NUL-terminated strings of a buffer of `size` bytes. Stepped by the bytes, not by the decoded text,

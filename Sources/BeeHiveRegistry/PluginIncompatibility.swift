@@ -28,6 +28,10 @@ public enum PluginIncompatibility: Sendable, Hashable, CustomStringConvertible {
     /// `loadedFrom`: a plugin linked against a package directly instead of through the library the host ships
     /// it in. Two copies of one module's types in one process break casts and crash.
     case duplicateSwiftModules([String], loadedFrom: String)
+    /// One of its types conforms to `protocol` as it was compiled against, with `plugin` requirements, and the
+    /// protocol loaded from `definedIn` has `host`: a plugin built against another version of a library of
+    /// protocols it shares with the host. Calls through the conformance would crash or reach the wrong method.
+    case otherProtocolRequirements(String, plugin: Int, host: Int, definedIn: String)
 
     public var description: String {
         switch self {
@@ -53,6 +57,10 @@ public enum PluginIncompatibility: Sendable, Hashable, CustomStringConvertible {
                 + "which this process already has from \(library): two copies of one module's types in one process "
                 + "break casts and crash; build the plugin against the library the host ships "
                 + "\(modules.count == 1 ? "it" : "them") in (depend on that library's product only, not on the package it holds)"
+        case .otherProtocolRequirements(let name, let plugin, let host, let library):
+            "it was built against another version of the protocol \(name): its conformance has \(plugin) "
+                + "requirement\(plugin == 1 ? "" : "s") and the \(name) loaded from \(library) has \(host); "
+                + "rebuild the plugin against the version of that library the host ships"
         }
     }
 
@@ -60,11 +68,16 @@ public enum PluginIncompatibility: Sendable, Hashable, CustomStringConvertible {
     package static let hostInterface = UInt64(truncatingIfNeeded: BEEHIVE_INTERFACE_FINGERPRINT)
 
     /// Why the plugin file at `path`, which links as `linkage` says, cannot be loaded into this process now:
-    /// `of(_:)`, then a Swift module the process has from another library, then a needed library that cannot
-    /// be found. Not kept in a folder's index: both depend on what is loaded and installed when it loads.
+    /// `of(_:)`, then a Swift module the process has from another library, then a protocol loaded with other
+    /// requirements than the plugin was compiled against, then a needed library that cannot be found. Not kept
+    /// in a folder's index: they depend on what is loaded and installed when it loads.
     package static func of(_ linkage: ObjectLinkage, atPath path: String) -> PluginIncompatibility? {
         if let incompatibility = of(linkage) { return incompatibility }
         if let duplicate = duplicateModules(of: linkage, atPath: path) { return duplicate }
+        if let mismatch = ProtocolRequirements.mismatch(in: linkage) {
+            return .otherProtocolRequirements(
+                mismatch.protocolName, plugin: mismatch.plugin, host: mismatch.host, definedIn: mismatch.library)
+        }
         return LibrarySearch.missingLibrary(of: linkage, atPath: path).map { .missingLibrary($0.name, searched: $0.searched) }
     }
 

@@ -16,6 +16,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct PluginCompatibilityTests {
     static let foreignInterface: UInt64 = 0x0123_4567_89ab_cdef
     static let childVariable = "BEEHIVE_COMPAT_LOAD"
+    static let sharedProtocolsVariable = "BEEHIVE_COMPAT_SHARED"
 
     /// The folder of the test binary, which holds libBeeHive.so.
     static var coreFolder: URL {
@@ -287,6 +288,97 @@ import Testing
         let report = try JSONSerialization.jsonObject(with: Data(inspect.standardOutput.utf8)) as? [String: Any]
         let files = try #require(report?["files"] as? [[String: Any]], "\(inspect.output)")
         #expect(files.map { $0["swiftModules"] as? [String] } == [["Hummingbird", "ShopInterfaces"], ["Hummingbird"]])
+    }
+
+    /// Tests/Fixtures/SharedProtocols/`version`.swift built as `folder/version/libShared.so`, and the plugin
+    /// built against it as `folder/version/libGreeter.so`, with swiftc as a package build would.
+    static func sharedProtocols(_ version: String, in folder: URL) throws -> (library: URL, plugin: URL) {
+        let swiftc = FixtureBuilder.swiftExecutable.deletingLastPathComponent().appending(path: "swiftc")
+        let sources = FixtureBuilder.fixturesRoot.appending(path: "SharedProtocols")
+        let built = folder.appending(path: version)
+        try FileManager.default.createDirectory(at: built, withIntermediateDirectories: true)
+        let library = built.appending(path: "libShared.so")
+        let plugin = built.appending(path: "libGreeter.so")
+        for arguments in [
+            ["-emit-library", "-module-name", "Shared", "-emit-module-path", built.appending(path: "Shared.swiftmodule").path,
+             "-Xlinker", "-soname", "-Xlinker", "libShared.so", sources.appending(path: "\(version).swift").path, "-o", library.path],
+            ["-emit-library", "-module-name", "Greeter", "-I", built.path, "-L", built.path, "-lShared",
+             "-Xlinker", "-rpath", "-Xlinker", built.path, sources.appending(path: "GreeterPlugin.swift").path, "-o", plugin.path],
+        ] {
+            let run = try FixtureBuilder.run(swiftc, arguments, currentDirectory: built)
+            guard run.status == 0 else { throw FixtureBuilder.Failure(description: "swiftc \(arguments.joined(separator: " ")) failed:\n\(run.output)") }
+        }
+        chmod(plugin.path, 0o644)
+        return (library, plugin)
+    }
+
+    /// A plugin compiled against one version of a protocol library the host shares with it, loaded into a host
+    /// that has another, is refused before `dlopen` when the protocol's requirements were added to or taken
+    /// from, naming the protocol, both counts and the library: before, a call through its conformance read past
+    /// the witness table (a crash) or reached another requirement. The plugin rebuilt against the host's
+    /// version loads and answers. Each host is a child process (this test binary) that loads one version of the
+    /// library as a host's executable would link it.
+    @Test func aPluginBuiltAgainstAnotherVersionOfASharedProtocolIsRefusedBeforeItRuns() throws {
+        if let plan = ProcessInfo.processInfo.environment[Self.sharedProtocolsVariable] {
+            Self.runSharedProtocolsChild(plan.split(separator: ":").map(String.init))
+        }
+        let folder = try Self.folder("shared-protocols")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try Self.sharedProtocols("Greeting-1", in: folder)
+        let appended = try Self.sharedProtocols("Greeting-2-appended", in: folder)
+        let inserted = try Self.sharedProtocols("Greeting-3-inserted", in: folder)
+
+        let linkage = try ObjectLinkage.read(atPath: first.plugin.path).get()
+        #expect(linkage.importedProtocols.contains("$s6Shared8GreetingMp"), "\(linkage.importedProtocols)")
+        #expect(linkage.witnessTables.contains { $0.key.hasSuffix("6Shared8GreetingAAWP") && $0.value == 16 }, "\(linkage.witnessTables)")
+
+        func host(_ library: URL, loading plugins: [URL]) throws -> String {
+            let run = try FixtureBuilder.run(
+                URL(filePath: "/proc/self/exe").resolvingSymlinksInPath(),
+                ["--testing-library", "swift-testing", "--filter", "aPluginBuiltAgainstAnotherVersionOfASharedProtocolIsRefusedBeforeItRuns"],
+                environment: [Self.sharedProtocolsVariable: ([library] + plugins).map(\.path).joined(separator: ":")])
+            #expect(run.status == 0, "\(run.output)")
+            return run.standardOutput
+        }
+        // Host and library of the second version: the plugin of the first is refused, its rebuild loads.
+        let second = try host(appended.library, loading: [first.plugin, appended.plugin])
+        #expect(second.contains("refused \(first.plugin.path): Shared.Greeting 1 2 \(appended.library.path)"), "\(second)")
+        #expect(second.contains("its conformance has 1 requirement and the Shared.Greeting loaded from \(appended.library.path) has 2"), "\(second)")
+        #expect(second.contains("loaded \(appended.plugin.path): hello"), "\(second)")
+        #expect(!second.contains("mapped \(first.plugin.path)"), "the loader never mapped it: \(second)")
+        // A newer plugin (a requirement inserted) in a host of the first version is refused; its rebuild loads.
+        let older = try host(first.library, loading: [inserted.plugin, first.plugin])
+        #expect(older.contains("refused \(inserted.plugin.path): Shared.Greeting 2 1 \(first.library.path)"), "\(older)")
+        #expect(older.contains("loaded \(first.plugin.path): hello"), "\(older)")
+    }
+
+    private static func runSharedProtocolsChild(_ paths: [String]) -> Never {
+        guard let library = paths.first, dlopen(library, RTLD_NOW | RTLD_GLOBAL) != nil else {
+            print("cannot load the host's library: \(String(cString: dlerror()))")
+            _exit(1)
+        }
+        for path in paths.dropFirst() {
+            do {
+                _ = try Plugin.load(atPath: path)
+                typealias Greet = @convention(c) () -> UnsafeMutablePointer<CChar>?
+                guard let symbol = dlsym(dlopen(path, RTLD_NOW | RTLD_NOLOAD), "compat_greet"),
+                      let answer = unsafeBitCast(symbol, to: Greet.self)()
+                else {
+                    print("loaded \(path) without compat_greet")
+                    continue
+                }
+                print("loaded \(path): \(String(cString: answer))")
+                free(answer)
+            } catch {
+                if case .otherProtocolRequirements(let name, let plugin, let host, let definedIn)? = error.incompatibility {
+                    print("refused \(path): \(name) \(plugin) \(host) \(definedIn)")
+                }
+                print("error: \(error)")
+                if Plugin.loadedIdentity(atPath: path) != nil { print("mapped \(path)") }
+            }
+        }
+        fflush(nil)
+        _exit(0)
     }
 
     /// Built against this BeeHive, or with the note of the BeeHive before fingerprints: both load and run, in a

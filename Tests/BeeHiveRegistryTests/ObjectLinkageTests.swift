@@ -47,8 +47,30 @@ import Testing
         #expect(linkage.swiftModules == [
             "Hummingbird": "$s11Hummingbird6RouterCMn", "ShopInterfaces": "$s14ShopInterfaces7CatalogMp",
         ])
-        // Nothing of this process defines these modules: they are the library's own.
+        // The protocol its conformance was compiled against, imported, and that conformance's witness table, local.
+        #expect(linkage.importedProtocols == ["$s6Shared8GreetingMp"])
+        #expect(linkage.witnessTables == ["$s6Plugin5HelloC6Shared8GreetingAAWP": 24])
+        // Nothing of this process defines these modules or that protocol: they are the library's own.
         #expect(PluginIncompatibility.of(linkage, atPath: file.path) == nil)
+    }
+
+    /// How the protocol check reads the names the runtime's demangler gives, and the descriptors it reads.
+    @Test func theProtocolCheckReadsDemangledNamesAndProtocolDescriptors() {
+        #expect(ProtocolRequirements.protocolName(ofDescriptor: "protocol descriptor for Shared.Greeting") == "Shared.Greeting")
+        #expect(ProtocolRequirements.protocolName(ofDescriptor: "nominal type descriptor for Shared.Greeting") == nil)
+        #expect(ProtocolRequirements.protocolName(
+            ofWitnessTable: "protocol witness table for Plugin.Box<A> : Shared.Greeting in Plugin") == "Shared.Greeting")
+        #expect(ProtocolRequirements.protocolName(
+            ofWitnessTable: "protocol witness table for Plugin.Outer.Inner : Shared.Outer.Nested in Plugin") == "Shared.Outer.Nested")
+        #expect(ProtocolRequirements.protocolName(ofWitnessTable: "protocol witness table for Plugin.Hello") == nil)
+        #expect(ProtocolRequirements.protocolName(ofWitnessTable: "type metadata for Plugin.Hello") == nil)
+        // Flags (kind 3, a protocol; bit 1 of the high half: resilient), parent, name, signature count, count.
+        let plain: [UInt32] = [0x0001_0043, 0, 0, 1, 4, 0]
+        let resilient: [UInt32] = [0x0003_0043, 0, 0, 1, 4, 0]
+        let structDescriptor: [UInt32] = [0x0000_0051, 0, 0, 1, 4, 0]
+        #expect(plain.withUnsafeBytes { ProtocolRequirements.requirementCount(ofDescriptorAt: $0.baseAddress!) } == 4)
+        #expect(resilient.withUnsafeBytes { ProtocolRequirements.requirementCount(ofDescriptorAt: $0.baseAddress!) } == nil)
+        #expect(structDescriptor.withUnsafeBytes { ProtocolRequirements.requirementCount(ofDescriptorAt: $0.baseAddress!) } == nil)
     }
 
     @Test func aPluginForAnotherArchitectureIsRefusedBeforeTheLoaderMapsIt() throws {
