@@ -164,6 +164,29 @@ static int bh_swift_symbol_ending(const char *name, const char *suffix) {
     return length > tail + 2 && name[0] == '$' && name[1] == 's' && memcmp(name + length - tail, suffix, tail) == 0;
 }
 
+/* A protocol descriptor the file defines at `address` (`$s6Shared8GreetingMp`): its name and its number of
+   requirements, from the descriptor's flags and counts (Swift's TargetProtocolDescriptor: flags, parent, name,
+   requirement-signature count, requirement count); -1 for a resilient protocol, whose conformances are resolved
+   when they load, or for a descriptor the file does not hold. */
+static void bh_read_exported_protocol(Elf *elf, const char *name, uint64_t address, bh_linkage *linkage) {
+    if (linkage->exported_protocol_count >= BH_SWIFT_MODULES_MAX) return;
+    int64_t requirements = -1;
+    int64_t offset = bh_offset_of_address(elf, address, 20);
+    Elf_Data *bytes = offset >= 0 ? elf_getdata_rawchunk(elf, offset, 20, ELF_T_BYTE) : NULL;
+    if (bytes && bytes->d_buf && bytes->d_size >= 20) {
+        uint32_t words[5];
+        memcpy(words, bytes->d_buf, sizeof words);
+        int is_protocol = (words[0] & 0x1F) == 3, is_resilient = (words[0] >> 16) & 0x2;
+        if (is_protocol && !is_resilient) requirements = words[4];
+    }
+    int64_t *counts = realloc(linkage->exported_protocol_requirements,
+                              (linkage->exported_protocol_count + 1) * sizeof *counts);
+    if (!counts) return;
+    linkage->exported_protocol_requirements = counts;
+    if (!bh_append_string(&linkage->exported_protocols, &linkage->exported_protocols_size, name, strlen(name))) return;
+    counts[linkage->exported_protocol_count++] = requirements;
+}
+
 /* From .dynsym, which stripped files keep: for each Swift module whose types or protocols the file defines and
    exports, one such symbol (a library that carries its own copy of a module the process already has), and the
    protocol descriptors it imports (`$s6Shared8GreetingMp`, undefined here). */
@@ -189,6 +212,7 @@ static void bh_read_swift_modules(Elf *elf, bh_linkage *linkage) {
                     protocols++;
                 continue;
             }
+            if (bh_swift_symbol_ending(name, "Mp")) bh_read_exported_protocol(elf, name, sym.st_value, linkage);
             const char *module = NULL;
             size_t length = modules < BH_SWIFT_MODULES_MAX ? bh_swift_descriptor_module(name, &module) : 0;
             if (length == 0) continue;
@@ -310,6 +334,12 @@ void bh_linkage_free(bh_linkage *linkage) {
     free(linkage->witness_table_sizes);
     linkage->witness_table_sizes = NULL;
     linkage->witness_table_count = 0;
+    free(linkage->exported_protocols);
+    linkage->exported_protocols = NULL;
+    linkage->exported_protocols_size = 0;
+    free(linkage->exported_protocol_requirements);
+    linkage->exported_protocol_requirements = NULL;
+    linkage->exported_protocol_count = 0;
 }
 
 const char *bh_image_containing(const void *address) {

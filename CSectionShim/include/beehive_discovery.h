@@ -107,8 +107,8 @@ void bh_read_open_file(int fd, const struct stat *status, bh_object *object);
  * How a file on disk links, read offline before it is loaded: its ELF machine and class, the libraries it
  * needs and where it asks the loader to look for them (DT_NEEDED, DT_RPATH, DT_RUNPATH, read through
  * PT_DYNAMIC so stripped files answer too), whether it carries Swift
- * metadata, the Swift modules it exports, the protocols it imports, the witness tables it defines (with their
- * sizes) and the BeeHive interface its note says it was built against. `status` is a bh_object_status; `detail` is static text. Free with bh_linkage_free.
+ * metadata, the Swift modules it exports, the protocols it imports and those it exports (with their number of
+ * requirements), the witness tables it defines (with their sizes) and the BeeHive interface its note says it was built against. `status` is a bh_object_status; `detail` is static text. Free with bh_linkage_free.
  */
 typedef struct bh_linkage {
     int status;
@@ -132,6 +132,10 @@ typedef struct bh_linkage {
     size_t witness_tables_size;
     uint64_t *witness_table_sizes;     /* their sizes in bytes, in the same order */
     size_t witness_table_count;
+    char *exported_protocols;          /* the Swift protocol descriptors it defines and exports, each NUL-terminated */
+    size_t exported_protocols_size;
+    int64_t *exported_protocol_requirements; /* each one's number of requirements; -1 when resilient or unreadable */
+    size_t exported_protocol_count;
     int has_interface;                 /* 1: its note (version 4 or later) names the interface it was built against */
     uint64_t interface_fingerprint;    /* that interface's BEEHIVE_INTERFACE_FINGERPRINT */
 } bh_linkage;

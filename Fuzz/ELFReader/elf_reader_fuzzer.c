@@ -78,6 +78,15 @@ static void check_linkage(const bh_linkage *linkage, int status) {
         if (tables >= linkage->witness_table_count || linkage->witness_table_sizes[tables] == 0) abort();
     }
     if (tables != linkage->witness_table_count) abort();
+    size_t exported = 0;
+    if (linkage->exported_protocols_size && linkage->exported_protocols[linkage->exported_protocols_size - 1] != 0) abort();
+    for (size_t at = 0; at < linkage->exported_protocols_size; at += strlen(linkage->exported_protocols + at) + 1, exported++) {
+        const char *symbol = linkage->exported_protocols + at;
+        size_t length = strlen(symbol);
+        if (length < 5 || symbol[0] != '$' || symbol[1] != 's' || strcmp(symbol + length - 2, "Mp") != 0) abort();
+        if (exported >= linkage->exported_protocol_count || linkage->exported_protocol_requirements[exported] < -1) abort();
+    }
+    if (exported != linkage->exported_protocol_count) abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -58,6 +58,10 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         /// The file is annotated and carries its own copy of the Swift modules `modules`, which `file`, linted
         /// with it, exports too: a host that has them from `file` refuses it.
         case copiedSwiftModules([String], file: String)
+        /// The file conforms to `protocol` as compiled with `requirements` requirements, and `file`, which
+        /// defines the protocol, has `fileRequirements`: a plugin built against another version of a library
+        /// of shared protocols, which a host with `file` refuses.
+        case otherProtocolRequirements(String, requirements: Int, file: String, fileRequirements: Int)
     }
 
     public let kind: Kind
@@ -107,6 +111,9 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
             "carries its own copy of the Swift module\(modules.count == 1 ? "" : "s") \(modules.joined(separator: ", ")), which \(file) "
                 + "exports too: a host that has \(modules.count == 1 ? "it" : "them") from \(file) refuses this file; build it against "
                 + "\(file)'s product only, not against the package \(modules.count == 1 ? "it comes" : "they come") from"
+        case .otherProtocolRequirements(let name, let requirements, let file, let fileRequirements):
+            "conforms to \(name) as compiled with \(requirements) requirement\(requirements == 1 ? "" : "s"), and \(file), which defines it, "
+                + "has \(fileRequirements): a host with \(file) refuses this file; rebuild it against that version of \(file)"
         case .lostAtLink(let input, .memberNotPulled):
             "record of \(input) is not in the linked file: the linker never pulled this archive member (nothing "
                 + "references a symbol it defines); link the archive with -Wl,--whole-archive or reference a symbol of the member"

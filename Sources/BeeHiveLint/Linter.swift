@@ -64,6 +64,7 @@ public enum Linter {
         }
         findings += interfaceMismatches(Array(zip(paths, linkages)))
         findings += copiedModules(objects.indices.map { (objects[$0].path, objects[$0].annotations.isAnnotated, linkages[$0]) })
+        findings += protocolMismatches(Array(zip(paths, linkages)))
         return LintReport(files: paths, recordCount: objects.reduce(0) { $0 + $1.annotations.records.count }, findings: findings)
     }
 
@@ -102,6 +103,26 @@ public enum Linter {
             }
         }
         return findings
+    }
+
+    /// Files whose conformances were compiled against another number of requirements of a protocol than the
+    /// file of the set that defines it has: the check a host makes before loading a plugin, made offline.
+    private static func protocolMismatches(_ files: [(path: String, linkage: ObjectLinkage?)]) -> [LintFinding] {
+        var definitions: [String: (requirements: Int, library: String)] = [:]
+        for (path, linkage) in files {
+            for (symbol, requirements) in linkage?.exportedProtocols ?? [:] where definitions[symbol] == nil {
+                definitions[symbol] = (requirements, path)
+            }
+        }
+        guard !definitions.isEmpty else { return [] }
+        return files.compactMap { path, linkage in
+            guard let linkage, let mismatch = ProtocolRequirements.mismatch(in: linkage, definition: { definitions[$0] })
+            else { return nil }
+            return LintFinding(
+                .otherProtocolRequirements(
+                    mismatch.protocolName, requirements: mismatch.plugin, file: mismatch.library, fileRequirements: mismatch.host),
+                objectPath: path)
+        }
     }
 
     /// On-demand modules that cannot work as declared: beside a launch module in one file (the file loads at

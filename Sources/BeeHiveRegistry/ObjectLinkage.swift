@@ -28,11 +28,14 @@ package struct ObjectLinkage: Sendable, Hashable {
     /// The protocol witness tables the file defines (`$s…WP`), each with its size in bytes: one word for the
     /// conformance, then one for each requirement of the protocol as it was compiled against.
     package let witnessTables: [String: UInt64]
+    /// The Swift protocol descriptors the file defines and exports, each with its number of requirements
+    /// (protocols of modules built for library evolution are left out).
+    package let exportedProtocols: [String: Int]
 
     package init(
         machine: UInt32, elfClass: UInt8, needed: [String], rpath: String? = nil, runpath: String? = nil,
         carriesSwiftMetadata: Bool?, interfaceFingerprint: UInt64? = nil, swiftModules: [String: String] = [:],
-        importedProtocols: [String] = [], witnessTables: [String: UInt64] = [:]
+        importedProtocols: [String] = [], witnessTables: [String: UInt64] = [:], exportedProtocols: [String: Int] = [:]
     ) {
         self.machine = machine
         self.elfClass = elfClass
@@ -44,6 +47,7 @@ package struct ObjectLinkage: Sendable, Hashable {
         self.swiftModules = swiftModules
         self.importedProtocols = importedProtocols
         self.witnessTables = witnessTables
+        self.exportedProtocols = exportedProtocols
     }
 
     /// The file's linkage, or why it cannot be read.
@@ -73,6 +77,11 @@ package struct ObjectLinkage: Sendable, Hashable {
         where index < linkage.witness_table_count {
             witnessTables[table] = linkage.witness_table_sizes[index]
         }
+        var exportedProtocols: [String: Int] = [:]
+        for (index, symbol) in strings(linkage.exported_protocols, size: linkage.exported_protocols_size).enumerated()
+        where index < linkage.exported_protocol_count && linkage.exported_protocol_requirements[index] >= 0 {
+            exportedProtocols[symbol] = Int(linkage.exported_protocol_requirements[index])
+        }
         return .success(ObjectLinkage(
             machine: UInt32(linkage.machine), elfClass: linkage.elf_class,
             needed: strings(linkage.needed, size: linkage.needed_size),
@@ -81,7 +90,7 @@ package struct ObjectLinkage: Sendable, Hashable {
             interfaceFingerprint: linkage.has_interface != 0 ? linkage.interface_fingerprint : nil,
             swiftModules: swiftModules,
             importedProtocols: strings(linkage.imported_protocols, size: linkage.imported_protocols_size),
-            witnessTables: witnessTables))
+            witnessTables: witnessTables, exportedProtocols: exportedProtocols))
     }
 
     /// The NUL-terminated strings of a buffer of `size` bytes. Stepped by the bytes, not by the decoded text,

@@ -24,22 +24,35 @@ package enum ProtocolRequirements {
     /// The first conformance of the plugin whose protocol, as loaded in this process, has another number of
     /// requirements; nil when every conformance to a loaded, non-resilient protocol matches.
     package static func mismatch(in linkage: ObjectLinkage) -> Mismatch? {
-        guard !linkage.importedProtocols.isEmpty, !linkage.witnessTables.isEmpty else { return nil }
-        var loaded: [String: (requirements: Int, library: String)] = [:]
-        for symbol in linkage.importedProtocols {
+        mismatch(in: linkage) { symbol in
             guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol),
                   let requirements = requirementCount(ofDescriptorAt: UnsafeRawPointer(address)),
-                  let name = SwiftDemangling.demangle(symbol).flatMap(protocolName(ofDescriptor:)),
                   let library = bh_image_containing(address).map({ String(cString: $0) })
-            else { continue }
-            loaded[name] = (requirements, library)
+            else { return nil }
+            return (requirements, library)
         }
-        guard !loaded.isEmpty else { return nil }
+    }
+
+    /// The first conformance of the plugin to a protocol that `definition` finds (its number of requirements
+    /// and the library that defines it, for a protocol descriptor's symbol) with another number of
+    /// requirements: a loaded library at run time, or another file of a set that `beehive lint` reads.
+    package static func mismatch(
+        in linkage: ObjectLinkage, definition: (String) -> (requirements: Int, library: String)?
+    ) -> Mismatch? {
+        guard !linkage.importedProtocols.isEmpty, !linkage.witnessTables.isEmpty else { return nil }
+        var defined: [String: (requirements: Int, library: String)] = [:]
+        for symbol in linkage.importedProtocols {
+            guard let found = definition(symbol),
+                  let name = SwiftDemangling.demangle(symbol).flatMap(protocolName(ofDescriptor:))
+            else { continue }
+            defined[name] = found
+        }
+        guard !defined.isEmpty else { return nil }
         let word = UInt64(linkage.elfClass == 1 ? 4 : 8)
         for (symbol, size) in linkage.witnessTables.sorted(by: { $0.key < $1.key }) {
             guard size % word == 0, size >= word,
                   let name = SwiftDemangling.demangle(symbol).flatMap(protocolName(ofWitnessTable:)),
-                  let protocolNow = loaded[name]
+                  let protocolNow = defined[name]
             else { continue }
             let compiled = Int(size / word) - 1
             if compiled != protocolNow.requirements {

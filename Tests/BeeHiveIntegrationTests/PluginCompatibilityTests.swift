@@ -350,6 +350,14 @@ import Testing
         let older = try host(first.library, loading: [inserted.plugin, first.plugin])
         #expect(older.contains("refused \(inserted.plugin.path): Shared.Greeting 2 1 \(first.library.path)"), "\(older)")
         #expect(older.contains("loaded \(first.plugin.path): hello"), "\(older)")
+
+        // Offline, beside the library it would be loaded with.
+        let beehive = try InspectionToolTests.beehive()
+        let lint = try FixtureBuilder.run(beehive, ["lint", appended.library.path, first.plugin.path, appended.plugin.path])
+        #expect(lint.output.contains(
+            "\(first.plugin.path): error: conforms to Shared.Greeting as compiled with 1 requirement, and \(appended.library.path), which defines it, has 2"),
+            "\(lint.output)")
+        #expect(!lint.output.contains("\(appended.plugin.path): error"), "\(lint.output)")
     }
 
     private static func runSharedProtocolsChild(_ paths: [String]) -> Never {
