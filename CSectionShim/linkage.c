@@ -109,6 +109,53 @@ static void bh_read_needed(Elf *elf, size_t file_size, bh_linkage *linkage) {
     }
 }
 
+/* The Swift toolchain that built the file, as the `.comment` section names the compiler of its C and C++ parts:
+   every Swift binary links the toolchain's own objects (swiftrt.o), built by the toolchain's clang, whose
+   version line names the toolchain's llvm-project commit. Copied into `out` (NUL-terminated, cut at `size`);
+   0 when no such line is there (a C file, or one stripped of .comment). */
+static int bh_comment_toolchain(Elf *elf, char *out, size_t size) {
+    size_t names = 0;
+    if (size == 0 || elf_getshdrstrndx(elf, &names) != 0) return 0;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr shdr;
+        if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_PROGBITS) continue;
+        const char *name = elf_strptr(elf, names, shdr.sh_name);
+        if (!name || strcmp(name, ".comment") != 0) continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        if (!data || !data->d_buf) return 0;
+        const char *text = data->d_buf;
+        for (size_t at = 0; at < data->d_size;) {
+            size_t length = strnlen(text + at, data->d_size - at);
+            if (length > 14 && memcmp(text + at, "clang version ", 14) == 0 &&
+                (memmem(text + at, length, "swiftlang/llvm-project", 22) || memmem(text + at, length, "apple/llvm-project", 18))) {
+                size_t copied = length < size - 1 ? length : size - 1;
+                memcpy(out, text + at, copied);
+                out[copied] = 0;
+                return 1;
+            }
+            at += length + 1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+int bh_read_swift_toolchain(const char *path, char *out, size_t size) {
+    pthread_once(&bh_linkage_libelf_once, bh_linkage_libelf_init);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return 0;
+    struct stat status;
+    int found = 0;
+    if (fstat(fd, &status) == 0 && S_ISREG(status.st_mode)) {
+        Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+        if (elf && elf_kind(elf) == ELF_K_ELF) found = bh_comment_toolchain(elf, out, size);
+        if (elf) elf_end(elf);
+    }
+    close(fd);
+    return found;
+}
+
 static void bh_read_swift_metadata(Elf *elf, bh_linkage *linkage) {
     size_t names = 0, sections = 0;
     if (elf_getshdrnum(elf, &sections) != 0 || sections == 0 || elf_getshdrstrndx(elf, &names) != 0) {
@@ -302,6 +349,7 @@ int bh_read_open_linkage(int fd, size_t file_size, bh_linkage *linkage) {
         if (linkage->status == 0) {
             bh_read_swift_modules(elf, linkage);
             bh_read_witness_tables(elf, linkage);
+            linkage->has_swift_toolchain = bh_comment_toolchain(elf, linkage->swift_toolchain, sizeof linkage->swift_toolchain);
         }
         size_t sections = 0;
         if (elf_getshdrnum(elf, &sections) != 0) sections = 0;

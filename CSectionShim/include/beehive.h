@@ -47,7 +47,7 @@
  * scripts/test fails when it is stale. Every annotated object carries the value it was built with in its note;
  * a host refuses a plugin that links libBeeHive.so and was built against another interface, before loading it.
  */
-#define BEEHIVE_INTERFACE_FINGERPRINT 0xfacf065567089dbf
+#define BEEHIVE_INTERFACE_FINGERPRINT 0x961e8fd97885faaf
 
 /*
  * The note that marks an object as annotated, so discovery can skip every other object from memory.

@@ -136,6 +136,9 @@ typedef struct bh_linkage {
     size_t exported_protocols_size;
     int64_t *exported_protocol_requirements; /* each one's number of requirements; -1 when resilient or unreadable */
     size_t exported_protocol_count;
+    int has_swift_toolchain;           /* 1: `swift_toolchain` names the Swift toolchain that built it */
+    char swift_toolchain[256];         /* its compiler line in .comment ("clang version 21.0.0 (https://github.com/
+                                          swiftlang/llvm-project.git …)"), NUL-terminated */
     int has_interface;                 /* 1: its note (version 4 or later) names the interface it was built against */
     uint64_t interface_fingerprint;    /* that interface's BEEHIVE_INTERFACE_FINGERPRINT */
 } bh_linkage;
@@ -143,6 +146,8 @@ int bh_read_linkage(const char *path, bh_linkage *linkage);
 /* The same for a file open as `fd`, of `file_size` bytes; the caller closes it. */
 int bh_read_open_linkage(int fd, size_t file_size, bh_linkage *linkage);
 void bh_linkage_free(bh_linkage *linkage);
+/* The Swift toolchain line of the file's .comment alone, into `out` (`size` bytes); 0 when it has none. */
+int bh_read_swift_toolchain(const char *path, char *out, size_t size);
 /* The path of the loaded image that contains `address` (dladdr), or NULL. */
 const char *bh_image_containing(const void *address);
 /* Objects are reference counted: a snapshot holds each of its objects, and so may Swift (records point into

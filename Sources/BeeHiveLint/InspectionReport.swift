@@ -20,6 +20,8 @@ public struct InspectionReport: Encodable, Sendable {
         /// The Swift modules whose types or protocols the file exports, sorted: the modules it carries a copy
         /// of, which a host refuses when one of its libraries exports them too.
         public let swiftModules: [String]
+        /// The Swift toolchain that built the file, as its `.comment` names it; nil for a file without Swift code.
+        public let swiftToolchain: String?
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -30,10 +32,11 @@ public struct InspectionReport: Encodable, Sendable {
             try container.encode(interface, forKey: .interface)
             try container.encode(incompatibility, forKey: .incompatibility)
             try container.encode(swiftModules, forKey: .swiftModules)
+            try container.encode(swiftToolchain, forKey: .swiftToolchain)
         }
 
         private enum CodingKeys: String, CodingKey {
-            case file, readable, annotated, buildID, interface, incompatibility, swiftModules
+            case file, readable, annotated, buildID, interface, incompatibility, swiftModules, swiftToolchain
         }
     }
 
@@ -106,7 +109,7 @@ public struct InspectionReport: Encodable, Sendable {
                 file: object.object.path, readable: readable, annotated: object.isAnnotated, buildID: object.object.buildID,
                 interface: linkage?.interfaceFingerprint.map(PluginIncompatibility.hex),
                 incompatibility: linkage.flatMap(PluginIncompatibility.of)?.description,
-                swiftModules: linkage?.swiftModules.keys.sorted() ?? [])
+                swiftModules: linkage?.swiftModules.keys.sorted() ?? [], swiftToolchain: linkage?.swiftToolchain)
         }
         records = inspected.flatMap { object in
             Self.ordered(object.records).map { record in

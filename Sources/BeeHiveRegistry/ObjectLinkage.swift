@@ -31,11 +31,16 @@ package struct ObjectLinkage: Sendable, Hashable {
     /// The Swift protocol descriptors the file defines and exports, each with its number of requirements
     /// (protocols of modules built for library evolution are left out).
     package let exportedProtocols: [String: Int]
+    /// The Swift toolchain that built the file: the compiler line its `.comment` keeps from the toolchain's own
+    /// objects that every Swift binary links ("clang version 21.0.0 (https://github.com/swiftlang/llvm-project.git
+    /// 11673e6…)"); nil for a file without Swift code or stripped of `.comment`.
+    package let swiftToolchain: String?
 
     package init(
         machine: UInt32, elfClass: UInt8, needed: [String], rpath: String? = nil, runpath: String? = nil,
         carriesSwiftMetadata: Bool?, interfaceFingerprint: UInt64? = nil, swiftModules: [String: String] = [:],
-        importedProtocols: [String] = [], witnessTables: [String: UInt64] = [:], exportedProtocols: [String: Int] = [:]
+        importedProtocols: [String] = [], witnessTables: [String: UInt64] = [:], exportedProtocols: [String: Int] = [:],
+        swiftToolchain: String? = nil
     ) {
         self.machine = machine
         self.elfClass = elfClass
@@ -48,6 +53,7 @@ package struct ObjectLinkage: Sendable, Hashable {
         self.importedProtocols = importedProtocols
         self.witnessTables = witnessTables
         self.exportedProtocols = exportedProtocols
+        self.swiftToolchain = swiftToolchain
     }
 
     /// The file's linkage, or why it cannot be read.
@@ -90,7 +96,15 @@ package struct ObjectLinkage: Sendable, Hashable {
             interfaceFingerprint: linkage.has_interface != 0 ? linkage.interface_fingerprint : nil,
             swiftModules: swiftModules,
             importedProtocols: strings(linkage.imported_protocols, size: linkage.imported_protocols_size),
-            witnessTables: witnessTables, exportedProtocols: exportedProtocols))
+            witnessTables: witnessTables, exportedProtocols: exportedProtocols,
+            swiftToolchain: linkage.has_swift_toolchain != 0 ? toolchain(linkage.swift_toolchain) : nil))
+    }
+
+    /// The NUL-terminated text of the reader's fixed buffer.
+    private static func toolchain<Buffer>(_ buffer: Buffer) -> String {
+        withUnsafeBytes(of: buffer) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
     }
 
     /// The NUL-terminated strings of a buffer of `size` bytes. Stepped by the bytes, not by the decoded text,

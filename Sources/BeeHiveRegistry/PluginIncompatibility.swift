@@ -17,6 +17,10 @@ public enum PluginIncompatibility: Sendable, Hashable, CustomStringConvertible {
     /// It needs the shared Swift runtime (`library`) and this program carries its own: two Swift runtimes in
     /// one process crash.
     case sharedSwiftRuntime(library: String)
+    /// It was built with another Swift toolchain (`plugin`, the compiler line its `.comment` keeps) than the
+    /// Swift runtime this process runs on (`host`): Swift on Linux keeps no binary compatibility between
+    /// toolchains, so its code may not match the runtime's.
+    case otherSwiftToolchain(plugin: String, host: String)
     /// It links libBeeHive.so and was built against another version of BeeHive's interface than the host's
     /// (the two `BEEHIVE_INTERFACE_FINGERPRINT` values): its calls and the layout of the values it shares
     /// with the host would not match.
@@ -45,6 +49,10 @@ public enum PluginIncompatibility: Sendable, Hashable, CustomStringConvertible {
                 + "with --static-swift-stdlib on the BeeHiveStatic product): two Swift runtimes in one process crash; "
                 + "build the host without --static-swift-stdlib on the BeeHive product to load Swift plugins, or make "
                 + "the plugin a C library (cc -shared) that needs no Swift runtime"
+        case .otherSwiftToolchain(let plugin, let host):
+            "it was built with another Swift toolchain (\(plugin)) than the Swift runtime this process runs on "
+                + "(\(host)): Swift keeps no binary compatibility between toolchains on Linux; build the plugin with the "
+                + "toolchain the host is built with"
         case .otherBeeHiveInterface(let plugin, let host):
             "it was built against another version of BeeHive (interface \(Self.hex(plugin))) than this host's "
                 + "libBeeHive.so (interface \(Self.hex(host))); rebuild the plugin against the BeeHive the host ships"
@@ -117,6 +125,9 @@ public enum PluginIncompatibility: Sendable, Hashable, CustomStringConvertible {
             let library = linkage.needed.first { $0.hasPrefix("libswiftCore.so") }
                 ?? linkage.needed.first { $0.hasPrefix("libswift") || $0.hasPrefix("libFoundation") } ?? "libswiftCore.so"
             return .sharedSwiftRuntime(library: library)
+        }
+        if linkage.needsSharedSwiftRuntime, let plugin = linkage.swiftToolchain, let host = SwiftRuntime.toolchain, plugin != host {
+            return .otherSwiftToolchain(plugin: plugin, host: host)
         }
         // A plugin that does not link libBeeHive.so calls none of its code (a C plugin carries records only),
         // and one built before notes carried the interface is taken as it was before.

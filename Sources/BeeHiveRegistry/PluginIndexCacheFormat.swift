@@ -18,7 +18,7 @@ import Glibc
 ///     record's first byte), priority: i64, kind, level, scope: u8 (their order), flags: u8 (1 async, 2 on-demand)
 /// ```
 ///
-/// `host` folds the interface and the Swift runtime of the BeeHive that wrote the cache: an index only caches
+/// `host` folds the interface, the Swift runtime and its toolchain of the BeeHive that wrote the cache: an index only caches
 /// plugins this host can load (`PluginIncompatibility`), so a cache written by another host is rebuilt.
 ///
 /// Integers are little-endian. Each step of the checksum is a bijection of its lane's state, so a change to
@@ -33,11 +33,15 @@ package enum PluginIndexCacheFormat {
     static let version: UInt32 = 5
     static let headerSize = 24
 
-    /// The host's interface fingerprint and whether it runs on its own Swift runtime, folded to 32 bits:
-    /// what decided which plugins a cache holds.
+    /// The host's interface fingerprint, whether it runs on its own Swift runtime and the toolchain of that
+    /// runtime, folded to 32 bits: what decided which plugins a cache holds.
     static let host: UInt32 = {
         var value = PluginIncompatibility.hostInterface
         if case .embedded = SwiftRuntime.current { value = ~value }
+        // FNV-1a of the toolchain's line.
+        var toolchain: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (SwiftRuntime.toolchain ?? "").utf8 { toolchain = (toolchain ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        value ^= toolchain
         return UInt32(truncatingIfNeeded: value ^ (value >> 32))
     }()
     /// The bytes of one record's layout.

@@ -18,6 +18,18 @@ package enum SwiftRuntime: Sendable, Hashable {
         return name.hasPrefix("libswiftCore.so") ? .shared(library: image) : .embedded(image: image)
     }()
 
+    /// The Swift toolchain that built the runtime this code runs on, as its image's `.comment` names it (see
+    /// `ObjectLinkage.swiftToolchain`); nil when the image does not say.
+    package static let toolchain: String? = {
+        let image = switch current {
+        case .shared(let library): library
+        case .embedded(let image): image.isEmpty ? "/proc/self/exe" : image
+        }
+        var line = [CChar](repeating: 0, count: 256)
+        guard bh_read_swift_toolchain(image, &line, line.count) != 0 else { return nil }
+        return String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
+
     /// The executable, when it carries a Swift runtime of its own while BeeHive runs on the shared one: the
     /// dynamic core linked into a `--static-swift-stdlib` program. Nil when the process holds one runtime.
     package static let executableWithSecondRuntime: String? = {

@@ -169,7 +169,7 @@ struct InspectionToolTests {
         let json = try FixtureBuilder.run(try Self.beehive(), ["inspect", "--json", "/etc/hostname"])
         let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: [[String: Any]]]
         let file = try #require(object?["files"]?.first)
-        #expect(Set(file.keys) == ["file", "readable", "annotated", "buildID", "interface", "incompatibility", "swiftModules"])
+        #expect(Set(file.keys) == ["file", "readable", "annotated", "buildID", "interface", "incompatibility", "swiftModules", "swiftToolchain"])
         #expect(file["buildID"] is NSNull && file["interface"] is NSNull && file["incompatibility"] is NSNull)
         let diagnostic = try #require(object?["diagnostics"]?.first)
         #expect(Set(diagnostic.keys) == ["file", "section", "record", "kind", "severity", "message"])

@@ -290,6 +290,70 @@ import Testing
         #expect(files.map { $0["swiftModules"] as? [String] } == [["Hummingbird", "ShopInterfaces"], ["Hummingbird"]])
     }
 
+    /// A Swift plugin built with another Swift toolchain than the runtime the host runs on is refused before
+    /// `dlopen` and at indexing, naming both toolchains; built with this one, it loads. The plugin is C that
+    /// links libswiftCore.so, as a Swift plugin does, with the toolchain line a Swift binary keeps in `.comment`.
+    @Test func aPluginBuiltWithAnotherSwiftToolchainIsRefusedBeforeItRuns() throws {
+        let host = try #require(SwiftRuntime.toolchain)
+        #expect(host.hasPrefix("clang version ") && host.contains("llvm-project"), "\(host)")
+        #expect(try ObjectLinkage.read(atPath: "/proc/self/exe").get().swiftToolchain == host, "the tests are built with it")
+        guard case .shared(let runtime) = SwiftRuntime.current else {
+            Issue.record("the tests run on the shared Swift runtime")
+            return
+        }
+        let runtimeFolder = URL(filePath: runtime).deletingLastPathComponent().path
+        let folder = try Self.folder("toolchain")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let other = "clang version 20.1.0 (https://github.com/swiftlang/llvm-project.git 0123456789abcdef0123456789abcdef01234567)"
+        func plugin(_ name: String, toolchain: String) throws -> (library: URL, marker: URL) {
+            let marker = folder.appending(path: "\(name) ran")
+            let source = folder.appending(path: "\(name).c")
+            try """
+                #include <stdio.h>
+                __asm__(".pushsection .comment,\\"MS\\",%progbits,1\\n.asciz \\"\(toolchain)\\"\\n.popsection\\n");
+                __attribute__((constructor)) static void ran(void) { fclose(fopen("\(marker.path)", "w")); }
+                """.write(to: source, atomically: true, encoding: .utf8)
+            let library = folder.appending(path: "lib\(name).so")
+            let run = try FixtureBuilder.run(try SystemTools.require("cc"), [
+                "-shared", "-fPIC", source.path, "-o", library.path, "-L", runtimeFolder, "-Wl,--no-as-needed", "-lswiftCore",
+                "-Wl,-rpath,\(runtimeFolder)",
+            ])
+            guard run.status == 0 else { throw FixtureBuilder.Failure(description: "cc failed:\n\(run.output)") }
+            chmod(library.path, 0o644)
+            return (library, marker)
+        }
+        let foreign = try plugin("othertoolchain", toolchain: other)
+        let linkage = try ObjectLinkage.read(atPath: foreign.library.path).get()
+        #expect(linkage.needsSharedSwiftRuntime && linkage.swiftToolchain == other)
+        do {
+            _ = try Plugin.load(atPath: foreign.library.path)
+            Issue.record("\(foreign.library.path) loaded")
+        } catch {
+            #expect(error.incompatibility == .otherSwiftToolchain(plugin: other, host: host), "\(error)")
+            #expect(error.description.contains("another Swift toolchain (\(other)) than the Swift runtime this process runs on (\(host))"), "\(error)")
+        }
+        #expect(Plugin.loadedIdentity(atPath: foreign.library.path) == nil, "the loader never mapped it")
+        #expect(!FileManager.default.fileExists(atPath: foreign.marker.path), "its constructor never ran")
+
+        let plugins = folder.appending(path: "plugins")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        chmod(plugins.path, 0o755)
+        _ = try SystemTools.copy(foreign.library, into: plugins)
+        let index = try PluginIndex.build(folder: plugins.path, cache: nil, trust: .strict)
+        #expect(index.plugins.isEmpty && index.refused.map(\.reason) == [.incompatible(.otherSwiftToolchain(plugin: other, host: host))], "\(index.refused)")
+
+        let inspect = try FixtureBuilder.run(try InspectionToolTests.beehive(), ["inspect", "--json", foreign.library.path])
+        let report = try JSONSerialization.jsonObject(with: Data(inspect.standardOutput.utf8)) as? [String: Any]
+        let file = try #require((report?["files"] as? [[String: Any]])?.first, "\(inspect.output)")
+        #expect(file["swiftToolchain"] as? String == other, "\(inspect.output)")
+        #expect((file["incompatibility"] as? String)?.contains("another Swift toolchain") == true, "\(inspect.output)")
+
+        let same = try plugin("sametoolchain", toolchain: host)
+        let loaded = try Plugin.load(atPath: same.library.path)
+        #expect(FileManager.default.fileExists(atPath: same.marker.path), "its constructor ran")
+        try loaded.unload()
+    }
+
     /// Tests/Fixtures/SharedProtocols/`version`.swift built as `folder/version/libShared.so`, and the plugin
     /// built against it as `folder/version/libGreeter.so`, with swiftc as a package build would.
     static func sharedProtocols(_ version: String, in folder: URL) throws -> (library: URL, plugin: URL) {

@@ -28,7 +28,7 @@ import BeeHiveRegistry
         let files = try #require(document["files"])
         #expect(files.count == 2)
         for file in files {
-            #expect(Set(file.keys) == ["file", "readable", "annotated", "buildID", "interface", "incompatibility", "swiftModules"])
+            #expect(Set(file.keys) == ["file", "readable", "annotated", "buildID", "interface", "incompatibility", "swiftModules", "swiftToolchain"])
             #expect(file["incompatibility"] is NSNull)
         }
         #expect(files[0]["buildID"] is NSNull)
