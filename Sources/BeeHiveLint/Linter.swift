@@ -116,7 +116,10 @@ public enum Linter {
         }
         guard !definitions.isEmpty else { return [] }
         return files.compactMap { path, linkage in
-            guard let linkage, let mismatch = ProtocolRequirements.mismatch(in: linkage, definition: { definitions[$0] })
+            guard let linkage,
+                  let mismatch = ProtocolRequirements.mismatch(in: linkage, definition: { symbol in
+                      definitions[symbol].map { definition in (definition.requirements, { definition.library }) }
+                  })
             else { return nil }
             return LintFinding(
                 .otherProtocolRequirements(

@@ -17,7 +17,8 @@ import Glibc
 ///
 /// Anything the index does not understand (an extension, a private or generic context, a protocol composition)
 /// is left to `_typeByName`; the index only ever answers for what it found, so it cannot give a different type
-/// than the name lookup would, only a faster one. It is rebuilt when the runtime's list of images grows.
+/// than the name lookup would, only a faster one. It reads the new images' records when the runtime's list of
+/// images grows.
 ///
 /// `BEEHIVE_CONFORMANCE_INDEX=0` turns this index and `ProtocolIndex` off (`isEnabled`): both read the runtime's
 /// records by hand and call three of its private entry points, which a new toolchain may change.
@@ -36,9 +37,18 @@ package enum ConformanceIndex {
         let typeDescriptor: UnsafeRawPointer
     }
 
+    /// One protocol's conformances, and the conformance sections read for them (by their start): when the
+    /// runtime's list of images grows (a plugin loaded), only the new images' sections are read, so the index
+    /// holds what reading every section again would give.
+    private struct Conformances {
+        var imageCount = 0
+        var entries: [String: Entry] = [:]
+        var sections: Set<UInt> = []
+    }
+
     private struct Index {
         var imageCount = 0
-        var byProtocol: [UnsafeRawPointer: [String: Entry]] = [:]
+        var byProtocol: [UnsafeRawPointer: Conformances] = [:]
     }
 
     private static let index = Locked(Index())
@@ -74,19 +84,22 @@ package enum ConformanceIndex {
     }
 
     /// `body` with the index's entries for one protocol, read from the records first when the index has none
-    /// for it or was built for fewer images.
+    /// for it, or from the new images' records when it was built for fewer images.
     private static func withEntries<Result>(
         conformingTo protocolDescriptor: UnsafeRawPointer, _ body: ([String: Entry]) -> Result
     ) -> Result {
         let images = SwiftMetadata.imageCount()
         return index.withLock { index in
-            if index.imageCount != images {
-                index = Index(imageCount: images)
+            // Images are never removed from the runtime's list; a shorter list starts the index again.
+            if images < index.imageCount { index = Index() }
+            index.imageCount = images
+            var conformances = index.byProtocol[protocolDescriptor] ?? Conformances()
+            if conformances.imageCount != images {
+                conformances = read(protocolDescriptor, into: conformances)
+                conformances.imageCount = images
+                index.byProtocol[protocolDescriptor] = conformances
             }
-            if index.byProtocol[protocolDescriptor] == nil {
-                index.byProtocol[protocolDescriptor] = conformances(to: protocolDescriptor)
-            }
-            return body(index.byProtocol[protocolDescriptor] ?? [:])
+            return body(conformances.entries)
         }
     }
 
@@ -113,15 +126,19 @@ package enum ConformanceIndex {
 
     private final class Collector {
         let protocolDescriptor: UnsafeRawPointer
-        var entries: [String: Entry] = [:]
-        init(_ protocolDescriptor: UnsafeRawPointer) { self.protocolDescriptor = protocolDescriptor }
+        var conformances: Conformances
+        init(_ protocolDescriptor: UnsafeRawPointer, _ conformances: Conformances) {
+            self.protocolDescriptor = protocolDescriptor
+            self.conformances = conformances
+        }
     }
 
-    private static func conformances(to protocolDescriptor: UnsafeRawPointer) -> [String: Entry] {
-        let collector = Unmanaged.passRetained(Collector(protocolDescriptor))
+    /// `conformances` with the records of every conformance section it has not read yet.
+    private static func read(_ protocolDescriptor: UnsafeRawPointer, into conformances: Conformances) -> Conformances {
+        let collector = Unmanaged.passRetained(Collector(protocolDescriptor, conformances))
         defer { collector.release() }
         bh_swift_enumerate_metadata_sections(collectConformances, collector.toOpaque())
-        return collector.takeUnretainedValue().entries
+        return collector.takeUnretainedValue().conformances
     }
 
     private static let collectConformances: @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Bool = {
@@ -129,7 +146,9 @@ package enum ConformanceIndex {
         guard let sections, let context else { return false }
         let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
         let range = sections.assumingMemoryBound(to: MetadataSections.self).pointee.swift5_protocol_conformances
-        guard let start = UnsafeRawPointer(bitPattern: range.start) else { return true }
+        guard let start = UnsafeRawPointer(bitPattern: range.start),
+              collector.conformances.sections.insert(range.start).inserted
+        else { return true }
         for offset in stride(from: 0, to: Int(range.length) - 3, by: 4) {
             take(SwiftMetadata.relativeDirect(start + offset), into: collector)
         }
@@ -152,7 +171,7 @@ package enum ConformanceIndex {
         }
         guard let typeDescriptor else { return }
         for name in names(of: typeDescriptor) {
-            collector.entries[name] = Entry(conformance: conformance, typeDescriptor: typeDescriptor)
+            collector.conformances.entries[name] = Entry(conformance: conformance, typeDescriptor: typeDescriptor)
         }
     }
 
@@ -169,6 +188,9 @@ package enum ConformanceIndex {
             guard let current = context else { return [] }
             let flags = current.load(as: UInt32.self)
             let kind = flags & 0x1F
+            // Only modules and nominal types have their name at offset 8; an extension, an anonymous (private)
+            // context or a function has something else there, which must not be read as a name.
+            guard kind == 0 || kindSuffixes[kind] != nil else { return [] }
             let name = String(cString: SwiftMetadata.relativeDirect(current + 8).assumingMemoryBound(to: CChar.self))
             if kind == 0 {
                 let mangled = components.reversed().reduce("\(name.utf8.count)\(name)") {

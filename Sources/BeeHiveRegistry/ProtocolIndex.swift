@@ -16,7 +16,8 @@ import Glibc
 ///
 /// Anything it does not understand (a protocol in an extension, a private or generic context, one with a superclass
 /// requirement) is left out, so that the caller looks the name up: the index only ever answers for what it
-/// found, with the type the runtime's lookup gives. It is rebuilt when the runtime's list of images grows.
+/// found, with the type the runtime's lookup gives. It reads the new images' records when the runtime's list of
+/// images grows.
 /// `BEEHIVE_CONFORMANCE_INDEX=0` turns it off with `ConformanceIndex`.
 package enum ProtocolIndex {
     /// Protocol descriptors by a hash of their own name, the first of each hash apart so that a name met once
@@ -26,6 +27,9 @@ package enum ProtocolIndex {
         var imageCount = 0
         var first: [UInt64: UnsafeRawPointer] = [:]
         var more: [UInt64: [UnsafeRawPointer]] = [:]
+        /// The protocol sections read, by their start: when the list of images grows, only the new images'
+        /// sections are read, which appends to the index what reading every section again would.
+        var sections: Set<UInt> = []
     }
 
     private static let index = Locked(Index())
@@ -44,7 +48,8 @@ package enum ProtocolIndex {
         let key = hash(last)
         let images = SwiftMetadata.imageCount()
         let descriptor: UnsafeRawPointer? = index.withLock { index in
-            if index.imageCount != images { index = build(imageCount: images) }
+            // Images are never removed from the runtime's list; a shorter list builds the index again.
+            if index.imageCount != images { index = build(from: images < index.imageCount ? Index() : index, imageCount: images) }
             guard let first = index.first[key] else { return nil }
             if isProtocol(first, named: components) { return first }
             return index.more[key]?.first { isProtocol($0, named: components) }
@@ -73,8 +78,11 @@ package enum ProtocolIndex {
         init(_ index: Index) { self.index = index }
     }
 
-    private static func build(imageCount: Int) -> Index {
-        let collector = Unmanaged.passRetained(Collector(Index(imageCount: imageCount)))
+    /// `index` with the protocols of every section it has not read yet.
+    private static func build(from index: Index, imageCount: Int) -> Index {
+        var index = index
+        index.imageCount = imageCount
+        let collector = Unmanaged.passRetained(Collector(index))
         defer { collector.release() }
         bh_swift_enumerate_metadata_sections(collectProtocols, collector.toOpaque())
         return collector.takeUnretainedValue().index
@@ -85,7 +93,8 @@ package enum ProtocolIndex {
         guard let sections, let context else { return false }
         let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
         let range = sections.assumingMemoryBound(to: MetadataSections.self).pointee.swift5_protocols
-        guard let start = UnsafeRawPointer(bitPattern: range.start) else { return true }
+        guard let start = UnsafeRawPointer(bitPattern: range.start), collector.index.sections.insert(range.start).inserted
+        else { return true }
         for offset in stride(from: 0, to: Int(range.length) - 3, by: 4) {
             guard let descriptor = SwiftMetadata.relativeIndirectable(start + offset) else { continue }
             let key = hash(name(of: descriptor))
@@ -107,9 +116,13 @@ package enum ProtocolIndex {
         }
         var context: UnsafeRawPointer? = descriptor
         for (position, component) in components.enumerated().reversed() {
-            guard let current = context, name(of: current).elementsEqual(component) else { return false }
+            guard let current = context else { return false }
             let flags = current.load(as: UInt32.self)
             let kind = flags & 0x1F
+            // Only protocols, modules and nominal types have their name at offset 8: an extension or an
+            // anonymous (private) context has something else there.
+            let isNamed = current == descriptor || kind == moduleKind || typeKinds.contains(kind)
+            guard isNamed, name(of: current).elementsEqual(component) else { return false }
             if position == 0 { return kind == moduleKind }
             if current != descriptor, !typeKinds.contains(kind) || flags & isGenericFlag != 0 { return false }
             context = SwiftMetadata.relativeIndirectable(current + 4)

@@ -26,21 +26,21 @@ package enum ProtocolRequirements {
     package static func mismatch(in linkage: ObjectLinkage) -> Mismatch? {
         mismatch(in: linkage) { symbol in
             guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol),
-                  let requirements = requirementCount(ofDescriptorAt: UnsafeRawPointer(address)),
-                  let library = bh_image_containing(address).map({ String(cString: $0) })
+                  let requirements = requirementCount(ofDescriptorAt: UnsafeRawPointer(address))
             else { return nil }
-            return (requirements, library)
+            // dladdr walks the library's symbols: asked only for a mismatch.
+            return (requirements, { bh_image_containing(address).map { String(cString: $0) } ?? symbol })
         }
     }
 
     /// The first conformance of the plugin to a protocol that `definition` finds (its number of requirements
-    /// and the library that defines it, for a protocol descriptor's symbol) with another number of
+    /// and how to name the library that defines it, for a protocol descriptor's symbol) with another number of
     /// requirements: a loaded library at run time, or another file of a set that `beehive lint` reads.
     package static func mismatch(
-        in linkage: ObjectLinkage, definition: (String) -> (requirements: Int, library: String)?
+        in linkage: ObjectLinkage, definition: (String) -> (requirements: Int, library: () -> String)?
     ) -> Mismatch? {
         guard !linkage.importedProtocols.isEmpty, !linkage.witnessTables.isEmpty else { return nil }
-        var defined: [String: (requirements: Int, library: String)] = [:]
+        var defined: [String: (requirements: Int, library: () -> String)] = [:]
         for symbol in linkage.importedProtocols {
             guard let found = definition(symbol),
                   let name = SwiftDemangling.demangle(symbol).flatMap(protocolName(ofDescriptor:))
@@ -56,7 +56,7 @@ package enum ProtocolRequirements {
             else { continue }
             let compiled = Int(size / word) - 1
             if compiled != protocolNow.requirements {
-                return Mismatch(protocolName: name, plugin: compiled, host: protocolNow.requirements, library: protocolNow.library)
+                return Mismatch(protocolName: name, plugin: compiled, host: protocolNow.requirements, library: protocolNow.library())
             }
         }
         return nil

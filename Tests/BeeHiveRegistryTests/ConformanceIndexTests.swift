@@ -1,4 +1,6 @@
 @_spi(BeeHiveInternals) @testable import BeeHiveRegistry
+import Foundation
+import Glibc
 import Testing
 
 protocol Indexed {
@@ -67,5 +69,53 @@ typealias IndexedAndDescribable = any (Indexed & CustomStringConvertible).Type
     @Test func resolverTakesTheIndexedType() throws {
         let type = try TypeResolver.resolve(Self.prefix + "13IndexedStructV", as: (any Indexed.Type).self).get()
         #expect(type.label == "struct")
+    }
+}
+
+/// A Swift library loaded after both indexes were built: they read its records when the runtime's list of
+/// images grows (only the new sections), and answer as the runtime's lookup does for its types and protocols.
+/// Indexing every conformance of the process to `CustomStringConvertible` also meets types in extensions and
+/// private contexts, whose parents have no name to read.
+@Suite struct ConformanceIndexGrowthTests {
+    @Test func theIndexesReadTheRecordsOfALibraryLoadedAfterThem() throws {
+        let directory = try TestLibrary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try """
+            public protocol LateProtocol { func answer() -> Int }
+            public final class LateClass: LateProtocol, CustomStringConvertible {
+                public init() {}
+                public func answer() -> Int { 42 }
+                public var description: String { "late" }
+            }
+            """.write(to: directory.appending(path: "Late.swift"), atomically: true, encoding: .utf8)
+        let swiftc = ProcessInfo.processInfo.environment["PATH"].flatMap { path in
+            path.split(separator: ":").map { "\($0)/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        } ?? "/usr/bin/swiftc"
+        let process = Process()
+        process.executableURL = URL(filePath: swiftc)
+        process.arguments = ["-emit-library", "-module-name", "LateIndexed", "Late.swift", "-o", "libLateIndexed.so"]
+        process.currentDirectoryURL = directory
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "swiftc failed")
+
+        // Both indexes are built before the library is loaded.
+        typealias Described = any CustomStringConvertible.Type
+        let before = ConformanceIndex.indexedNames(as: Described.self)
+        #expect(!before.isEmpty && !before.contains("LateIndexed.LateClass"))
+        #expect(ProtocolIndex.indexedExistential(named: "LateIndexed.LateProtocol") == nil)
+        try #require(dlopen(directory.appending(path: "libLateIndexed.so").path, RTLD_NOW | RTLD_LOCAL) != nil,
+                     "\(String(cString: dlerror()))")
+
+        let after = ConformanceIndex.indexedNames(as: Described.self)
+        // The library's class under both names the index keeps for a top-level class, and nothing else changed.
+        let difference = Set(after).symmetricDifference(before)
+        #expect(difference == ["LateIndexed.LateClass", "11LateIndexed9LateClassC"], "\(difference)")
+        let indexed = ConformanceIndex.indexedType("LateIndexed.LateClass", as: Described.self)
+        let looked = _typeByName("LateIndexed.LateClass") as? Described
+        #expect(indexed != nil && indexed.map(ObjectIdentifier.init) == looked.map(ObjectIdentifier.init))
+        #expect(indexed.map { String(describing: $0) } == "LateClass")
+        let existential = ProtocolIndex.indexedExistential(named: "LateIndexed.LateProtocol")
+        #expect(existential.map { String(reflecting: $0) } == "LateIndexed.LateProtocol")
     }
 }
