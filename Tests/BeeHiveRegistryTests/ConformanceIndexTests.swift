@@ -31,6 +31,17 @@ struct IndexedGeneric<Value>: Indexed {
 
 final class NotIndexed {}
 
+/// In a private context (an anonymous context descriptor, with no name to read), and in an extension's.
+private final class PrivatelyIndexed: Indexed {
+    static let label = "private"
+}
+
+extension Int {
+    final class InAnExtension: Indexed {
+        static let label = "extension"
+    }
+}
+
 typealias IndexedAndDescribable = any (Indexed & CustomStringConvertible).Type
 
 /// C annotations name types by `Module.Class` or the macros' mangled form; the index finds them from one pass over
@@ -59,6 +70,14 @@ typealias IndexedAndDescribable = any (Indexed & CustomStringConvertible).Type
     ])
     func everythingElseIsLeftToTheNameLookup(name: String) {
         #expect(ConformanceIndex.indexedType(name, as: (any Indexed.Type).self) == nil)
+    }
+
+    /// The index leaves them to the name lookup: it names only types nested in types and modules.
+    @Test func typesInPrivateContextsAndExtensionsAreLeftOut() {
+        let names = ConformanceIndex.indexedNames(as: (any Indexed.Type).self)
+        #expect(names.contains("BeeHiveRegistryTests.IndexedClass"))
+        #expect(!names.contains { $0.contains("PrivatelyIndexed") || $0.contains("InAnExtension") }, "\(names)")
+        #expect(PrivatelyIndexed.label == "private" && Int.InAnExtension.label == "extension")
     }
 
     @Test func onlyExistentialMetatypesOfOneProtocolAreIndexed() {
