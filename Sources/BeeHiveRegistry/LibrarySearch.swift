@@ -54,14 +54,13 @@ package enum LibrarySearch {
 
     private static func isFound(_ name: String, in folders: [String]) -> Bool {
         if name.contains("/") { return false }
-        if folders.contains(where: { access($0 + "/" + name, F_OK) == 0 }) { return true }
-        // Already loaded (the loader matches a needed name against loaded libraries' names and sonames);
-        // RTLD_NOLOAD maps nothing.
+        // Already loaded, as most libraries a plugin needs are (the loader matches a needed name against
+        // loaded libraries' names and sonames): asked first, as it costs no system call. RTLD_NOLOAD maps nothing.
         if let handle = dlopen(name, RTLD_LAZY | RTLD_NOLOAD) {
             dlclose(handle)
             return true
         }
-        return false
+        return folders.contains { access($0 + "/" + name, F_OK) == 0 }
     }
 
     /// A colon-separated search path with `$ORIGIN` replaced by each of `origins`; nil when it holds another
