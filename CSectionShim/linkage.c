@@ -362,32 +362,18 @@ int bh_read_open_linkage(int fd, size_t file_size, bh_linkage *linkage) {
     return linkage->status;
 }
 
+/* Frees the lists and leaves the whole struct zeroed, as bh_read_linkage starts it. */
 void bh_linkage_free(bh_linkage *linkage) {
     free(linkage->needed);
-    linkage->needed = NULL;
-    linkage->needed_size = 0;
     free(linkage->rpath);
-    linkage->rpath = NULL;
     free(linkage->runpath);
-    linkage->runpath = NULL;
     free(linkage->swift_modules);
-    linkage->swift_modules = NULL;
-    linkage->swift_modules_size = 0;
     free(linkage->imported_protocols);
-    linkage->imported_protocols = NULL;
-    linkage->imported_protocols_size = 0;
     free(linkage->witness_tables);
-    linkage->witness_tables = NULL;
-    linkage->witness_tables_size = 0;
     free(linkage->witness_table_sizes);
-    linkage->witness_table_sizes = NULL;
-    linkage->witness_table_count = 0;
     free(linkage->exported_protocols);
-    linkage->exported_protocols = NULL;
-    linkage->exported_protocols_size = 0;
     free(linkage->exported_protocol_requirements);
-    linkage->exported_protocol_requirements = NULL;
-    linkage->exported_protocol_count = 0;
+    memset(linkage, 0, sizeof *linkage);
 }
 
 const char *bh_image_containing(const void *address) {
