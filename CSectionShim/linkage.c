@@ -254,6 +254,8 @@ static void bh_read_swift_modules(Elf *elf, bh_linkage *linkage) {
             const char *name = elf_strptr(elf, shdr.sh_link, sym.st_name);
             if (!name) continue;
             if (sym.st_shndx == SHN_UNDEF) {
+                /* AddressSanitizer puts a redzone after each global and counts it in the symbol's size. */
+                if (strncmp(name, "__asan_", 7) == 0) linkage->address_sanitized = 1;
                 if (protocols < BH_SWIFT_MODULES_MAX && bh_swift_symbol_ending(name, "Mp")
                     && bh_append_string(&linkage->imported_protocols, &linkage->imported_protocols_size, name, strlen(name)))
                     protocols++;

@@ -132,6 +132,8 @@ typedef struct bh_linkage {
     size_t witness_tables_size;
     uint64_t *witness_table_sizes;     /* their sizes in bytes, in the same order */
     size_t witness_table_count;
+    int address_sanitized;             /* 1: it imports AddressSanitizer's runtime, whose redzones pad the sizes of
+                                          its globals, witness tables included */
     char *exported_protocols;          /* the Swift protocol descriptors it defines and exports, each NUL-terminated */
     size_t exported_protocols_size;
     int64_t *exported_protocol_requirements; /* each one's number of requirements; -1 when resilient or unreadable */

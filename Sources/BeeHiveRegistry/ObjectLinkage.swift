@@ -28,6 +28,9 @@ package struct ObjectLinkage: Sendable, Hashable {
     /// The protocol witness tables the file defines (`$s…WP`), each with its size in bytes: one word for the
     /// conformance, then one for each requirement of the protocol as it was compiled against.
     package let witnessTables: [String: UInt64]
+    /// Whether the file was built with AddressSanitizer, whose redzones pad the sizes of its globals, so that
+    /// `witnessTables` no longer tell the requirements.
+    package let isAddressSanitized: Bool
     /// The Swift protocol descriptors the file defines and exports, each with its number of requirements
     /// (protocols of modules built for library evolution are left out).
     package let exportedProtocols: [String: Int]
@@ -39,8 +42,8 @@ package struct ObjectLinkage: Sendable, Hashable {
     package init(
         machine: UInt32, elfClass: UInt8, needed: [String], rpath: String? = nil, runpath: String? = nil,
         carriesSwiftMetadata: Bool?, interfaceFingerprint: UInt64? = nil, swiftModules: [String: String] = [:],
-        importedProtocols: [String] = [], witnessTables: [String: UInt64] = [:], exportedProtocols: [String: Int] = [:],
-        swiftToolchain: String? = nil
+        importedProtocols: [String] = [], witnessTables: [String: UInt64] = [:], isAddressSanitized: Bool = false,
+        exportedProtocols: [String: Int] = [:], swiftToolchain: String? = nil
     ) {
         self.machine = machine
         self.elfClass = elfClass
@@ -52,6 +55,7 @@ package struct ObjectLinkage: Sendable, Hashable {
         self.swiftModules = swiftModules
         self.importedProtocols = importedProtocols
         self.witnessTables = witnessTables
+        self.isAddressSanitized = isAddressSanitized
         self.exportedProtocols = exportedProtocols
         self.swiftToolchain = swiftToolchain
     }
@@ -96,7 +100,8 @@ package struct ObjectLinkage: Sendable, Hashable {
             interfaceFingerprint: linkage.has_interface != 0 ? linkage.interface_fingerprint : nil,
             swiftModules: swiftModules,
             importedProtocols: strings(linkage.imported_protocols, size: linkage.imported_protocols_size),
-            witnessTables: witnessTables, exportedProtocols: exportedProtocols,
+            witnessTables: witnessTables, isAddressSanitized: linkage.address_sanitized != 0,
+            exportedProtocols: exportedProtocols,
             swiftToolchain: linkage.has_swift_toolchain != 0 ? toolchain(linkage.swift_toolchain) : nil))
     }
 

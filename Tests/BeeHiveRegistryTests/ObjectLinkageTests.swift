@@ -54,6 +54,35 @@ import Testing
         #expect(PluginIncompatibility.of(linkage, atPath: file.path) == nil)
     }
 
+    /// A conformance whose witness table holds another number of requirements than the protocol's definition is
+    /// a mismatch; the same file built with AddressSanitizer, whose redzones pad every global's size, is not
+    /// judged by its sizes.
+    @Test func aWitnessTableOfAnotherSizeIsAMismatchUnlessAddressSanitizerPaddedIt() throws {
+        let directory = try TestLibrary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let conformance = """
+            extern const char imported_protocol[] __asm__("$s6Shared8GreetingMp");
+            __attribute__((used)) static const void *const witness_table[3] __asm__("$s6Plugin5HelloC6Shared8GreetingAAWP") = {
+                imported_protocol, 0, 0};
+            """
+        func linkage(_ name: String, _ source: String) throws -> ObjectLinkage {
+            let file = directory.appending(path: "lib\(name).so")
+            try TestLibrary.write(try TestLibrary.build(source), to: file)
+            return try ObjectLinkage.read(atPath: file.path).get()
+        }
+        let plain = try linkage("plain", conformance)
+        let sanitized = try linkage("sanitized", conformance + "extern void __asan_init(void);\nvoid start(void) { __asan_init(); }\n")
+        #expect(!plain.isAddressSanitized && sanitized.isAddressSanitized)
+        func defined(_ requirements: Int) -> (String) -> (requirements: Int, library: () -> String)? {
+            { symbol in symbol == "$s6Shared8GreetingMp" ? (requirements, { "libShared.so" }) : nil }
+        }
+        let mismatch = ProtocolRequirements.mismatch(in: plain, definition: defined(3))
+        #expect(mismatch?.protocolName == "Shared.Greeting" && mismatch?.plugin == 2 && mismatch?.host == 3)
+        #expect(mismatch?.library == "libShared.so")
+        #expect(ProtocolRequirements.mismatch(in: plain, definition: defined(2)) == nil)
+        #expect(ProtocolRequirements.mismatch(in: sanitized, definition: defined(3)) == nil)
+    }
+
     /// How the protocol check reads the names the runtime's demangler gives, and the descriptors it reads.
     @Test func theProtocolCheckReadsDemangledNamesAndProtocolDescriptors() {
         #expect(ProtocolRequirements.protocolName(ofDescriptor: "protocol descriptor for Shared.Greeting") == "Shared.Greeting")
