@@ -211,27 +211,21 @@ static int bh_swift_symbol_ending(const char *name, const char *suffix) {
     return length > tail + 2 && name[0] == '$' && name[1] == 's' && memcmp(name + length - tail, suffix, tail) == 0;
 }
 
-/* A protocol descriptor the file defines at `address` (`$s6Shared8GreetingMp`): its name and its number of
-   requirements, from the descriptor's flags and counts (Swift's TargetProtocolDescriptor: flags, parent, name,
-   requirement-signature count, requirement count); -1 for a resilient protocol, whose conformances are resolved
-   when they load, or for a descriptor the file does not hold. */
+/* A protocol descriptor the file defines at `address` (`$s6Shared8GreetingMp`): its name and its first five
+   words as the file holds them (zeros when it does not hold them), which Swift reads as the descriptor's flags
+   and counts. */
 static void bh_read_exported_protocol(Elf *elf, const char *name, uint64_t address, bh_linkage *linkage) {
     if (linkage->exported_protocol_count >= BH_SWIFT_MODULES_MAX) return;
-    int64_t requirements = -1;
-    int64_t offset = bh_offset_of_address(elf, address, 20);
-    Elf_Data *bytes = offset >= 0 ? elf_getdata_rawchunk(elf, offset, 20, ELF_T_BYTE) : NULL;
-    if (bytes && bytes->d_buf && bytes->d_size >= 20) {
-        uint32_t words[5];
-        memcpy(words, bytes->d_buf, sizeof words);
-        int is_protocol = (words[0] & 0x1F) == 3, is_resilient = (words[0] >> 16) & 0x2;
-        if (is_protocol && !is_resilient) requirements = words[4];
-    }
-    int64_t *counts = realloc(linkage->exported_protocol_requirements,
-                              (linkage->exported_protocol_count + 1) * sizeof *counts);
-    if (!counts) return;
-    linkage->exported_protocol_requirements = counts;
+    uint32_t words[BH_PROTOCOL_DESCRIPTOR_WORDS] = {0};
+    int64_t offset = bh_offset_of_address(elf, address, sizeof words);
+    Elf_Data *bytes = offset >= 0 ? elf_getdata_rawchunk(elf, offset, sizeof words, ELF_T_BYTE) : NULL;
+    if (bytes && bytes->d_buf && bytes->d_size >= sizeof words) memcpy(words, bytes->d_buf, sizeof words);
+    uint32_t *all = realloc(linkage->exported_protocol_words,
+                            (linkage->exported_protocol_count + 1) * sizeof words);
+    if (!all) return;
+    linkage->exported_protocol_words = all;
     if (!bh_append_string(&linkage->exported_protocols, &linkage->exported_protocols_size, name, strlen(name))) return;
-    counts[linkage->exported_protocol_count++] = requirements;
+    memcpy(all + linkage->exported_protocol_count++ * BH_PROTOCOL_DESCRIPTOR_WORDS, words, sizeof words);
 }
 
 /* From .dynsym, which stripped files keep: for each Swift module whose types or protocols the file defines and
@@ -374,7 +368,7 @@ void bh_linkage_free(bh_linkage *linkage) {
     free(linkage->witness_tables);
     free(linkage->witness_table_sizes);
     free(linkage->exported_protocols);
-    free(linkage->exported_protocol_requirements);
+    free(linkage->exported_protocol_words);
     memset(linkage, 0, sizeof *linkage);
 }
 

@@ -107,9 +107,11 @@ void bh_read_open_file(int fd, const struct stat *status, bh_object *object);
  * How a file on disk links, read offline before it is loaded: its ELF machine and class, the libraries it
  * needs and where it asks the loader to look for them (DT_NEEDED, DT_RPATH, DT_RUNPATH, read through
  * PT_DYNAMIC so stripped files answer too), whether it carries Swift
- * metadata, the Swift modules it exports, the protocols it imports and those it exports (with their number of
- * requirements), the witness tables it defines (with their sizes) and the BeeHive interface its note says it was built against. `status` is a bh_object_status; `detail` is static text. Free with bh_linkage_free.
+ * metadata, the Swift modules it exports, the protocols it imports and those it exports (with their descriptors'
+ * first words), the witness tables it defines (with their sizes) and the BeeHive interface its note says it was built against. `status` is a bh_object_status; `detail` is static text. Free with bh_linkage_free.
  */
+/* The words of a protocol descriptor the linkage reader keeps: flags, parent, name, two counts. */
+#define BH_PROTOCOL_DESCRIPTOR_WORDS 5
 typedef struct bh_linkage {
     int status;
     int sys_errno;
@@ -136,7 +138,8 @@ typedef struct bh_linkage {
                                           its globals, witness tables included */
     char *exported_protocols;          /* the Swift protocol descriptors it defines and exports, each NUL-terminated */
     size_t exported_protocols_size;
-    int64_t *exported_protocol_requirements; /* each one's number of requirements; -1 when resilient or unreadable */
+    uint32_t *exported_protocol_words; /* each one's first BH_PROTOCOL_DESCRIPTOR_WORDS words (its flags and
+                                          counts), zeros when the file does not hold them */
     size_t exported_protocol_count;
     int has_swift_toolchain;           /* 1: `swift_toolchain` names the Swift toolchain that built it */
     char swift_toolchain[256];         /* its compiler line in .comment ("clang version 21.0.0 (https://github.com/

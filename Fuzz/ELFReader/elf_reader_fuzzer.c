@@ -84,7 +84,7 @@ static void check_linkage(const bh_linkage *linkage, int status) {
         const char *symbol = linkage->exported_protocols + at;
         size_t length = strlen(symbol);
         if (length < 5 || symbol[0] != '$' || symbol[1] != 's' || strcmp(symbol + length - 2, "Mp") != 0) abort();
-        if (exported >= linkage->exported_protocol_count || linkage->exported_protocol_requirements[exported] < -1) abort();
+        if (exported >= linkage->exported_protocol_count || !linkage->exported_protocol_words) abort();
     }
     if (exported != linkage->exported_protocol_count) abort();
 }

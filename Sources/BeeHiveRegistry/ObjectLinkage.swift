@@ -88,9 +88,11 @@ package struct ObjectLinkage: Sendable, Hashable {
             witnessTables[table] = linkage.witness_table_sizes[index]
         }
         var exportedProtocols: [String: Int] = [:]
+        let words = Int(BH_PROTOCOL_DESCRIPTOR_WORDS)
         for (index, symbol) in strings(linkage.exported_protocols, size: linkage.exported_protocols_size).enumerated()
-        where index < linkage.exported_protocol_count && linkage.exported_protocol_requirements[index] >= 0 {
-            exportedProtocols[symbol] = Int(linkage.exported_protocol_requirements[index])
+        where index < linkage.exported_protocol_count {
+            let descriptor = UnsafeRawPointer(linkage.exported_protocol_words + index * words)
+            exportedProtocols[symbol] = ProtocolRequirements.requirementCount(ofDescriptorAt: descriptor)
         }
         return .success(ObjectLinkage(
             machine: UInt32(linkage.machine), elfClass: linkage.elf_class,

@@ -42,8 +42,10 @@ public final class Plugin: Sendable, CustomStringConvertible {
     /// Loads the library; its annotations are registered on the next `AnnotationRegistry.refresh()`.
     ///
     /// - Throws: `PluginError` with `.emptyPath`, `.notFound`, `.notARegularFile` (a directory, a FIFO...),
-    ///   `.notELF`, `.incompatible` (another architecture, Swift runtime or BeeHive interface, a needed library
-    ///   the loader cannot find, or its own copy of a Swift module the process has), or `.loaderFailed` with the loader's message (a missing dependency, a wrong architecture).
+    ///   `.notELF`, `.incompatible` (another architecture, Swift runtime, Swift toolchain or BeeHive interface, a
+    ///   needed library the loader cannot find, its own copy of a Swift module the process has, or a conformance
+    ///   compiled against another version of a loaded protocol: `PluginError.incompatibility` says which), or
+    ///   `.loaderFailed` with the loader's message (a missing dependency, a wrong architecture).
     public static func load(atPath path: String) throws(PluginError) -> Plugin {
         let file = try stamp(checking: path)
         // Checked before dlopen: once mapped, a plugin that cannot join this process has already run its
@@ -168,9 +170,9 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
         /// of a library the host loads (BeeHive, a shared-protocol library). The reason names the symbol.
         case missingSymbol
         /// The file cannot run in this process, read from it before loading: another architecture, a Swift
-        /// runtime other than the host's, another BeeHive interface, a missing library or a copied Swift module
-        /// (`incompatibility` says which). The
-        /// reason names both sides and what to build instead.
+        /// runtime or toolchain other than the host's, another BeeHive interface, a missing library, a copied Swift
+        /// module or another version of a loaded protocol (`incompatibility` says which). The reason names both
+        /// sides and what to build instead.
         case incompatible
     }
 

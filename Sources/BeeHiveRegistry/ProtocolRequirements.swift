@@ -66,8 +66,8 @@ package enum ProtocolRequirements {
         return nil
     }
 
-    /// The number of requirements of the protocol whose context descriptor lies at `descriptor`; nil for a
-    /// descriptor of another kind or of a resilient protocol. The layout is Swift's stable ABI
+    /// The number of requirements of the protocol whose context descriptor lies at `descriptor` (a loaded one,
+    /// or its first words as a file holds them); nil for a descriptor of another kind or of a resilient protocol. The layout is Swift's stable ABI
     /// (`TargetProtocolDescriptor`): flags, parent, name, the requirement signature's count, then the
     /// requirements' count.
     package static func requirementCount(ofDescriptorAt descriptor: UnsafeRawPointer) -> Int? {
